@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdfb - debugfs: what the panel shows, counters and the update trace
+ *
+ * epdfb/fbN/panel    binary PGM (P5) of the panel, ghosts included
+ * epdfb/fbN/stats    "key: value" counters; writing resets them
+ * epdfb/fbN/updates  one line per completed update; writing clears it
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string_helpers.h>
+
+#include "epdfb_drv.h"
+
+static struct dentry *epdfb_debugfs_root;
+
+static const char *epdfb_waveform_name(struct epdfb_par *par, u32 id)
+{
+	const struct epdfb_waveform *wf = epdfb_find_waveform(par, id);
+
+	return wf ? wf->name : "?";
+}
+
+struct epdfb_pgm {
+	size_t size;
+	char data[];
+};
+
+static int epdfb_panel_open(struct inode *inode, struct file *file)
+{
+	struct epdfb_par *par = inode->i_private;
+	size_t pixels = (size_t)par->width * par->height;
+	struct epdfb_pgm *pgm;
+	int header;
+
+	pgm = kvmalloc(sizeof(*pgm) + 32 + pixels, GFP_KERNEL);
+	if (!pgm)
+		return -ENOMEM;
+	header = scnprintf(pgm->data, 32, "P5\n%u %u\n255\n", par->width,
+			   par->height);
+	mutex_lock(&par->lock);
+	par->ops->read_panel(par, pgm->data + header);
+	mutex_unlock(&par->lock);
+	pgm->size = header + pixels;
+	file->private_data = pgm;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t epdfb_panel_read(struct file *file, char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	struct epdfb_pgm *pgm = file->private_data;
+
+	return simple_read_from_buffer(buf, count, ppos, pgm->data, pgm->size);
+}
+
+static int epdfb_panel_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations epdfb_panel_fops = {
+	.owner = THIS_MODULE,
+	.open = epdfb_panel_open,
+	.read = epdfb_panel_read,
+	.release = epdfb_panel_release,
+};
+
+static int epdfb_stats_show(struct seq_file *m, void *unused)
+{
+	struct epdfb_par *par = m->private;
+	const struct epdfb_stats *s = &par->stats;
+	unsigned int i;
+	u32 rem;
+	u64 ghost;
+	char key[32];
+
+	mutex_lock(&par->lock);
+	seq_printf(m, "updates_submitted: %llu\n", s->updates_submitted);
+	seq_printf(m, "updates_completed: %llu\n", s->updates_completed);
+	seq_printf(m, "updates_merged: %llu\n", s->updates_merged);
+	seq_printf(m, "updates_cancelled: %llu\n", s->updates_cancelled);
+	seq_printf(m, "collisions: %llu\n", s->collisions);
+	seq_printf(m, "pixels_driven: %llu\n", s->pixels_driven);
+	seq_printf(m, "flashes: %llu\n", s->flashes);
+	for (i = 0; i < par->ops->n_waveforms; i++) {
+		const struct epdfb_waveform *wf = &par->ops->waveforms[i];
+
+		if (wf->id >= ARRAY_SIZE(s->per_waveform))
+			continue;
+		snprintf(key, sizeof(key), "waveform_%s", wf->name);
+		string_lower(key, key);
+		seq_printf(m, "%s: %llu\n", key, s->per_waveform[wf->id]);
+	}
+	seq_printf(m, "defio_runs: %llu\n", s->defio_runs);
+	seq_printf(m, "defio_pages: %llu\n", s->defio_pages);
+	ghost = div_u64_rem(par->ops->ghost_milli(par), 1000, &rem);
+	seq_printf(m, "ghost_mean: %llu.%03u\n", ghost, rem);
+	seq_printf(m, "temperature: %d\n", par->ambient_temp);
+	seq_printf(m, "power: %s\n", par->powered ? "on" : "off");
+	seq_printf(m, "power_downs: %llu\n", s->power_downs);
+	seq_printf(m, "in_flight: %u\n", par->n_in_flight);
+	seq_printf(m, "queued: %zu\n", list_count_nodes(&par->queue));
+	mutex_unlock(&par->lock);
+	return 0;
+}
+
+static int epdfb_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, epdfb_stats_show, inode->i_private);
+}
+
+static ssize_t epdfb_stats_write(struct file *file, const char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	struct epdfb_par *par = file_inode(file)->i_private;
+
+	mutex_lock(&par->lock);
+	memset(&par->stats, 0, sizeof(par->stats));
+	mutex_unlock(&par->lock);
+	return count;
+}
+
+static const struct file_operations epdfb_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = epdfb_stats_open,
+	.read = seq_read,
+	.write = epdfb_stats_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int epdfb_updates_show(struct seq_file *m, void *unused)
+{
+	struct epdfb_par *par = m->private;
+	const struct epdfb_trace_entry *e;
+	unsigned int i, first;
+
+	mutex_lock(&par->lock);
+	first = (par->trace_head + EPDFB_TRACE_LEN - par->trace_len) %
+		EPDFB_TRACE_LEN;
+	for (i = 0; i < par->trace_len; i++) {
+		e = &par->trace[(first + i) % EPDFB_TRACE_LEN];
+		seq_printf(m,
+			   "marker=%u submit_ns=%llu start_ns=%llu end_ns=%llu left=%u top=%u width=%u height=%u waveform=%s mode=%s flags=0x%x merged=%u collided=%u flash=%u\n",
+			   e->marker, e->submit_ns, e->start_ns, e->end_ns,
+			   e->rect.left, e->rect.top, e->rect.width,
+			   e->rect.height,
+			   epdfb_waveform_name(par, e->waveform),
+			   e->mode == UPDATE_MODE_FULL ? "full" : "partial",
+			   e->flags, e->merged, e->collided, e->flashing);
+	}
+	mutex_unlock(&par->lock);
+	return 0;
+}
+
+static int epdfb_updates_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, epdfb_updates_show, inode->i_private);
+}
+
+static ssize_t epdfb_updates_write(struct file *file, const char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	struct epdfb_par *par = file_inode(file)->i_private;
+
+	mutex_lock(&par->lock);
+	par->trace_head = 0;
+	par->trace_len = 0;
+	mutex_unlock(&par->lock);
+	return count;
+}
+
+static const struct file_operations epdfb_updates_fops = {
+	.owner = THIS_MODULE,
+	.open = epdfb_updates_open,
+	.read = seq_read,
+	.write = epdfb_updates_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * epdfb_debugfs_init() - create epdfb/fbN/ for a registered device
+ * @par: device
+ */
+void epdfb_debugfs_init(struct epdfb_par *par)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "fb%d", par->info->node);
+	par->debugfs = debugfs_create_dir(name, epdfb_debugfs_root);
+	debugfs_create_file("panel", 0400, par->debugfs, par, &epdfb_panel_fops);
+	debugfs_create_file("stats", 0600, par->debugfs, par, &epdfb_stats_fops);
+	debugfs_create_file("updates", 0600, par->debugfs, par,
+			    &epdfb_updates_fops);
+}
+
+/**
+ * epdfb_debugfs_fini() - remove a device's debugfs directory
+ * @par: device
+ *
+ * Waits for readers that are inside one of its files.
+ */
+void epdfb_debugfs_fini(struct epdfb_par *par)
+{
+	debugfs_remove_recursive(par->debugfs);
+	par->debugfs = NULL;
+}
+
+/**
+ * epdfb_debugfs_create_root() - create the driver's debugfs directory
+ */
+void epdfb_debugfs_create_root(void)
+{
+	epdfb_debugfs_root = debugfs_create_dir("epdfb", NULL);
+}
+
+/**
+ * epdfb_debugfs_remove_root() - remove the driver's debugfs directory
+ */
+void epdfb_debugfs_remove_root(void)
+{
+	debugfs_remove_recursive(epdfb_debugfs_root);
+}

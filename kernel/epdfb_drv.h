@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * epdfb - e-paper framebuffer: driver internals shared between its files
+ */
+#ifndef _EPDFB_DRV_H
+#define _EPDFB_DRV_H
+
+#include <linux/fb.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <epdfb.h>
+
+#define EPDFB_MAX_IN_FLIGHT	16	/* one update per LUT */
+#define EPDFB_MAX_MARKERS	8	/* markers one merged update may carry */
+#define EPDFB_DONE_MARKERS	64	/* completed markers remembered */
+#define EPDFB_TRACE_LEN		4096	/* completed updates kept in the trace */
+#define EPDFB_WAIT_TIMEOUT_MS	5000
+#define EPDFB_TEMP_MIN		0
+#define EPDFB_TEMP_MAX		50
+
+struct epdfb_par;
+
+/**
+ * struct epdfb_waveform - one waveform of a panel's waveform table
+ * @id: WAVEFORM_MODE_* value
+ * @name: short name used in the trace and the enumeration ioctl
+ * @gray_levels: gray levels the waveform reproduces
+ * @flags: EPDFB_WAVEFORM_* flags
+ * @base_ms: duration at 25 degrees C and time_scale 100
+ * @ghost_gain: residual left by a non-flashing transition, in 1/256 of the
+ *	transition's size
+ */
+struct epdfb_waveform {
+	u32 id;
+	const char *name;
+	u32 gray_levels;
+	u32 flags;
+	u32 base_ms;
+	u32 ghost_gain;
+};
+
+/**
+ * struct epdfb_update - one panel update, from submission to completion
+ * @node: link in the queue or the in-flight list
+ * @rect: area of the framebuffer to show
+ * @waveform: requested waveform; WAVEFORM_MODE_AUTO until the update starts
+ * @mode: UPDATE_MODE_PARTIAL or UPDATE_MODE_FULL
+ * @flags: EPDC_FLAG_* flags
+ * @temp: temperature in degrees C the waveform is timed for
+ * @markers: markers completed with this update
+ * @n_markers: entries used in @markers
+ * @merged: updates merged into this one
+ * @collided: the update had to wait for an overlapping one
+ * @flashing: the resolved waveform flashes
+ * @submit_ns: submission time (ktime_get_ns)
+ * @start_ns: time the panel started driving it
+ * @end_ns: time the panel will have finished
+ * @pixels: gray levels to show, rect-sized; taken at submission in the
+ *	SNAPSHOT scheme, else when the update starts
+ */
+struct epdfb_update {
+	struct list_head node;
+	struct mxcfb_rect rect;
+	u32 waveform;
+	u32 mode;
+	u32 flags;
+	int temp;
+	u32 markers[EPDFB_MAX_MARKERS];
+	unsigned int n_markers;
+	unsigned int merged;
+	bool collided;
+	bool flashing;
+	u64 submit_ns;
+	u64 start_ns;
+	u64 end_ns;
+	u8 *pixels;
+};
+
+/**
+ * struct epdfb_panel_ops - a panel backend: what sits behind the framebuffer
+ * @waveforms: the waveform table
+ * @n_waveforms: entries in @waveforms
+ * @init: allocate the backend's state; the panel starts white
+ * @fini: free it
+ * @duration_ms: duration of @wf at @temp degrees C, before time_scale
+ * @show: drive the panel to the update's pixels; returns pixels driven
+ * @read_panel: copy what the panel physically shows, one byte per pixel
+ * @ghost_milli: mean residual image over the panel, in 1/1000 gray level
+ */
+struct epdfb_panel_ops {
+	const struct epdfb_waveform *waveforms;
+	unsigned int n_waveforms;
+	int (*init)(struct epdfb_par *par);
+	void (*fini)(struct epdfb_par *par);
+	u32 (*duration_ms)(const struct epdfb_waveform *wf, int temp);
+	u64 (*show)(struct epdfb_par *par, const struct epdfb_update *upd,
+		    const struct epdfb_waveform *wf);
+	void (*read_panel)(struct epdfb_par *par, u8 *dst);
+	u64 (*ghost_milli)(struct epdfb_par *par);
+};
+
+struct epdfb_stats {
+	u64 updates_submitted;
+	u64 updates_completed;
+	u64 updates_merged;
+	u64 updates_cancelled;
+	u64 collisions;
+	u64 pixels_driven;
+	u64 flashes;
+	u64 per_waveform[WAVEFORM_MODE_GL16 + 1];
+	u64 defio_runs;
+	u64 defio_pages;
+	u64 power_downs;
+};
+
+struct epdfb_trace_entry {
+	u32 marker;
+	u32 waveform;
+	u32 mode;
+	u32 flags;
+	struct mxcfb_rect rect;
+	u64 submit_ns;
+	u64 start_ns;
+	u64 end_ns;
+	unsigned int merged;
+	bool collided;
+	bool flashing;
+};
+
+struct epdfb_done_marker {
+	u32 marker;
+	bool collided;
+};
+
+/**
+ * struct epdfb_par - one e-paper framebuffer device
+ * @info: the fbdev device
+ * @dev: the platform device's struct device
+ * @defio: deferred IO setup
+ * @screen: framebuffer memory (vmalloc)
+ * @width: panel width in pixels
+ * @height: panel height in pixels
+ * @bpp: 8 (gray) or 32 (XRGB8888)
+ * @line_length: bytes per framebuffer line
+ * @time_scale: percentage applied to every waveform duration
+ * @ops: panel backend
+ * @panel: panel backend state
+ * @lock: protects everything below
+ * @queue: submitted updates not started yet, in submission order
+ * @in_flight: updates the panel is driving
+ * @n_in_flight: entries in @in_flight
+ * @scheme: UPDATE_SCHEME_*
+ * @auto_update: AUTO_UPDATE_MODE_*
+ * @ambient_temp: temperature used for TEMP_USE_AMBIENT
+ * @pwrdown_delay_ms: idle time before the panel powers down, or -1
+ * @modes: waveforms WAVEFORM_MODE_AUTO chooses from
+ * @powered: the panel's power supply is on
+ * @dead: the device is being removed; nothing new starts
+ * @panel_work: completes due updates and starts queued ones
+ * @power_work: powers the panel down once idle
+ * @waitq: woken on each completion and on removal
+ * @completions: count of completed updates, for waiters
+ * @stats: counters shown in debugfs
+ * @done: ring of recently completed markers
+ * @done_head: next slot in @done
+ * @trace: ring of completed updates
+ * @trace_head: next slot in @trace
+ * @trace_len: valid entries in @trace
+ * @debugfs: this device's debugfs directory
+ * @palette: pseudo palette for the console in 32 bpp
+ * @damage_lock: protects @damage_top and @damage_bottom
+ * @damage_top: first row drawn by the fbdev helpers since the last submission
+ * @damage_bottom: row after the last one drawn, 0 if none
+ * @damage_work: submits the rows drawn by the fbdev helpers
+ */
+struct epdfb_par {
+	struct fb_info *info;
+	struct device *dev;
+	struct fb_deferred_io defio;
+	u8 *screen;
+	u32 width;
+	u32 height;
+	u32 bpp;
+	u32 line_length;
+	u32 time_scale;
+	const struct epdfb_panel_ops *ops;
+	void *panel;
+
+	struct mutex lock; /* see the kernel-doc above */
+	struct list_head queue;
+	struct list_head in_flight;
+	unsigned int n_in_flight;
+	u32 scheme;
+	u32 auto_update;
+	int ambient_temp;
+	s32 pwrdown_delay_ms;
+	struct mxcfb_waveform_modes modes;
+	bool powered;
+	bool dead;
+	struct delayed_work panel_work;
+	struct delayed_work power_work;
+	wait_queue_head_t waitq;
+	u64 completions;
+	struct epdfb_stats stats;
+	struct epdfb_done_marker done[EPDFB_DONE_MARKERS];
+	unsigned int done_head;
+	struct epdfb_trace_entry *trace;
+	unsigned int trace_head;
+	unsigned int trace_len;
+	struct dentry *debugfs;
+	u32 palette[16];
+	spinlock_t damage_lock; /* see the kernel-doc above */
+	u32 damage_top;
+	u32 damage_bottom;
+	struct work_struct damage_work;
+};
+
+extern const struct epdfb_panel_ops epdfb_sim_ops;
+
+/* epdfb_queue.c */
+int epdfb_queue_init(struct epdfb_par *par);
+void epdfb_queue_fini(struct epdfb_par *par);
+int epdfb_queue_submit(struct epdfb_par *par,
+		       const struct mxcfb_update_data *req);
+int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom);
+int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
+			    u32 *collided);
+int epdfb_queue_wait_idle(struct epdfb_par *par);
+void epdfb_queue_cancel_all(struct epdfb_par *par);
+const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
+						 u32 id);
+u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
+			       const struct epdfb_waveform *wf, int temp);
+
+/* epdfb_pixels.c */
+u8 *epdfb_pixels_capture(const struct epdfb_par *par,
+			 const struct mxcfb_rect *rect, u32 flags);
+bool epdfb_pixels_monochrome(const u8 *pixels, size_t count);
+void epdfb_pixels_quantize(u8 *pixels, size_t count, u32 levels);
+
+/* epdfb_ioctl.c */
+int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg);
+int epdfb_check_update(const struct epdfb_par *par,
+		       const struct mxcfb_update_data *req);
+
+/* epdfb_debugfs.c */
+void epdfb_debugfs_init(struct epdfb_par *par);
+void epdfb_debugfs_fini(struct epdfb_par *par);
+void epdfb_debugfs_create_root(void);
+void epdfb_debugfs_remove_root(void);
+
+#endif /* _EPDFB_DRV_H */

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdfb - ioctls: the mxc_epdc_fb update API and the epdfb extensions
+ *
+ * Everything a caller passes is checked here, before it reaches the queue.
+ */
+
+#include <linux/fb.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "epdfb_drv.h"
+
+#define EPDFB_KNOWN_FLAGS (EPDC_FLAG_ENABLE_INVERSION | \
+			   EPDC_FLAG_FORCE_MONOCHROME | \
+			   EPDC_FLAG_USE_ALT_BUFFER | \
+			   EPDC_FLAG_USE_DITHERING_Y1 | \
+			   EPDC_FLAG_USE_DITHERING_Y4)
+
+static bool epdfb_temp_valid(int temp)
+{
+	return temp >= EPDFB_TEMP_MIN && temp <= EPDFB_TEMP_MAX;
+}
+
+/* The u32 sums are written as subtractions so that they cannot overflow. */
+static bool epdfb_rect_valid(const struct epdfb_par *par,
+			     const struct mxcfb_rect *r)
+{
+	return r->width && r->height &&
+	       r->width <= par->width && r->left <= par->width - r->width &&
+	       r->height <= par->height && r->top <= par->height - r->height;
+}
+
+/**
+ * epdfb_check_update() - validate an update request
+ * @par: device
+ * @req: the request as passed by userspace
+ *
+ * Return: 0, -EPERM for an alternate buffer (a physical address from
+ * userspace is never trusted), or -EINVAL for anything else the driver does
+ * not know.
+ */
+int epdfb_check_update(const struct epdfb_par *par,
+		       const struct mxcfb_update_data *req)
+{
+	if (req->flags & ~EPDFB_KNOWN_FLAGS)
+		return -EINVAL;
+	if (req->flags & EPDC_FLAG_USE_ALT_BUFFER)
+		return -EPERM;
+	if (!epdfb_rect_valid(par, &req->update_region))
+		return -EINVAL;
+	if (req->waveform_mode != WAVEFORM_MODE_AUTO &&
+	    !epdfb_find_waveform(par, req->waveform_mode))
+		return -EINVAL;
+	if (req->update_mode != UPDATE_MODE_PARTIAL &&
+	    req->update_mode != UPDATE_MODE_FULL)
+		return -EINVAL;
+	if (req->temp != TEMP_USE_AMBIENT && !epdfb_temp_valid(req->temp))
+		return -EINVAL;
+	return 0;
+}
+
+static int epdfb_send_update(struct epdfb_par *par, void __user *argp)
+{
+	struct mxcfb_update_data req;
+	int ret;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	ret = epdfb_check_update(par, &req);
+	if (ret)
+		return ret;
+	return epdfb_queue_submit(par, &req);
+}
+
+static int epdfb_wait_for_update(struct epdfb_par *par, void __user *argp)
+{
+	struct mxcfb_update_marker_data data;
+	int ret;
+
+	if (copy_from_user(&data, argp, sizeof(data)))
+		return -EFAULT;
+	ret = epdfb_queue_wait_marker(par, data.update_marker,
+				      &data.collision_test);
+	if (ret)
+		return ret;
+	if (copy_to_user(argp, &data, sizeof(data)))
+		return -EFAULT;
+	return 0;
+}
+
+static bool epdfb_modes_valid(const struct epdfb_par *par,
+			      const struct mxcfb_waveform_modes *m)
+{
+	const int ids[] = { m->mode_init, m->mode_du, m->mode_gc4,
+			    m->mode_gc8, m->mode_gc16, m->mode_gc32 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		if (ids[i] < 0 || !epdfb_find_waveform(par, ids[i]))
+			return false;
+	return true;
+}
+
+static int epdfb_set_waveform_modes(struct epdfb_par *par, void __user *argp)
+{
+	struct mxcfb_waveform_modes modes;
+
+	if (copy_from_user(&modes, argp, sizeof(modes)))
+		return -EFAULT;
+	if (!epdfb_modes_valid(par, &modes))
+		return -EINVAL;
+	mutex_lock(&par->lock);
+	par->modes = modes;
+	mutex_unlock(&par->lock);
+	return 0;
+}
+
+static int epdfb_get_waveform(struct epdfb_par *par, void __user *argp)
+{
+	const struct epdfb_waveform *wf;
+	struct epdfb_waveform_info wi;
+	int temp;
+
+	if (copy_from_user(&wi, argp, sizeof(wi)))
+		return -EFAULT;
+	if (wi.index >= par->ops->n_waveforms)
+		return -EINVAL;
+	wf = &par->ops->waveforms[wi.index];
+	mutex_lock(&par->lock);
+	temp = par->ambient_temp;
+	mutex_unlock(&par->lock);
+
+	memset(&wi.name, 0, sizeof(wi.name));
+	strscpy(wi.name, wf->name, sizeof(wi.name));
+	wi.id = wf->id;
+	wi.gray_levels = wf->gray_levels;
+	wi.flags = wf->flags;
+	wi.duration_ms = epdfb_waveform_duration_ms(par, wf, temp);
+	if (copy_to_user(argp, &wi, sizeof(wi)))
+		return -EFAULT;
+	return 0;
+}
+
+static int epdfb_set_u32(struct epdfb_par *par, u32 __user *argp, u32 *field,
+			 u32 max)
+{
+	u32 value;
+
+	if (get_user(value, argp))
+		return -EFAULT;
+	if (value > max)
+		return -EINVAL;
+	mutex_lock(&par->lock);
+	*field = value;
+	mutex_unlock(&par->lock);
+	return 0;
+}
+
+static int epdfb_set_temperature(struct epdfb_par *par, s32 __user *argp)
+{
+	s32 temp;
+
+	if (get_user(temp, argp))
+		return -EFAULT;
+	if (!epdfb_temp_valid(temp))
+		return -EINVAL;
+	mutex_lock(&par->lock);
+	par->ambient_temp = temp;
+	mutex_unlock(&par->lock);
+	return 0;
+}
+
+static int epdfb_set_pwrdown_delay(struct epdfb_par *par, s32 __user *argp)
+{
+	s32 delay;
+
+	if (get_user(delay, argp))
+		return -EFAULT;
+	if (delay < FB_POWERDOWN_DISABLE)
+		return -EINVAL;
+	mutex_lock(&par->lock);
+	par->pwrdown_delay_ms = delay;
+	mutex_unlock(&par->lock);
+	return 0;
+}
+
+static int epdfb_get_pwrdown_delay(struct epdfb_par *par, s32 __user *argp)
+{
+	s32 delay;
+
+	mutex_lock(&par->lock);
+	delay = par->pwrdown_delay_ms;
+	mutex_unlock(&par->lock);
+	return put_user(delay, argp);
+}
+
+/**
+ * epdfb_ioctl() - fb_ops.fb_ioctl
+ * @info: fbdev device
+ * @cmd: ioctl number
+ * @arg: its argument, a user pointer for every command handled
+ *
+ * Return: 0 or a negative error code; -ENOTTY for unknown commands.
+ */
+int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	struct epdfb_par *par = info->par;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case MXCFB_SEND_UPDATE:
+		return epdfb_send_update(par, argp);
+	case MXCFB_WAIT_FOR_UPDATE_COMPLETE:
+		return epdfb_wait_for_update(par, argp);
+	case MXCFB_SET_WAVEFORM_MODES:
+		return epdfb_set_waveform_modes(par, argp);
+	case MXCFB_SET_TEMPERATURE:
+		return epdfb_set_temperature(par, argp);
+	case MXCFB_SET_AUTO_UPDATE_MODE:
+		return epdfb_set_u32(par, argp, &par->auto_update,
+				     AUTO_UPDATE_MODE_AUTOMATIC_MODE);
+	case MXCFB_SET_UPDATE_SCHEME:
+		return epdfb_set_u32(par, argp, &par->scheme,
+				     UPDATE_SCHEME_QUEUE_AND_MERGE);
+	case MXCFB_SET_PWRDOWN_DELAY:
+		return epdfb_set_pwrdown_delay(par, argp);
+	case MXCFB_GET_PWRDOWN_DELAY:
+		return epdfb_get_pwrdown_delay(par, argp);
+	case FBIO_WAITFORVSYNC:
+		return epdfb_queue_wait_idle(par);
+	case EPDFB_GET_WAVEFORM:
+		return epdfb_get_waveform(par, argp);
+	default:
+		return -ENOTTY;
+	}
+}

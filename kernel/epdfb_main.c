@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdfb - e-paper framebuffer
+ *
+ * An fbdev device whose framebuffer lives in host memory and is exported
+ * through deferred IO, with the update API of NXP's mxc_epdc_fb in front
+ * of a panel backend (the simulated E Ink panel for now).
+ */
+
+#include <linux/atomic.h>
+#include <linux/fb.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+
+#include "epdfb_drv.h"
+
+#define EPDFB_MAX_DIM	8192
+
+static unsigned int width = 1872;
+module_param(width, uint, 0444);
+MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
+
+static unsigned int height = 1404;
+module_param(height, uint, 0444);
+MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
+
+static unsigned int bpp = 8;
+module_param(bpp, uint, 0444);
+MODULE_PARM_DESC(bpp, "Bits per pixel: 8 (gray) or 32 (XRGB8888) (default 8)");
+
+static unsigned int defio_delay_ms = 50;
+module_param(defio_delay_ms, uint, 0444);
+MODULE_PARM_DESC(defio_delay_ms, "Deferred IO delay in ms (default 50)");
+
+static unsigned int time_scale = 100;
+module_param(time_scale, uint, 0444);
+MODULE_PARM_DESC(time_scale,
+		 "Waveform durations are multiplied by time_scale/100 (default 100)");
+
+static int ambient_temp = 25;
+module_param(ambient_temp, int, 0444);
+MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
+
+static bool auto_update = true;
+module_param(auto_update, bool, 0444);
+MODULE_PARM_DESC(auto_update,
+		 "Turn deferred IO writes into updates (AUTOMATIC mode) (default 1)");
+
+/* fb_destroy may run after the last close; module exit waits for it. */
+static atomic_t epdfb_live = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(epdfb_gone);
+static struct platform_device *epdfb_pdev;
+
+/*
+ * The drawing helpers may run in atomic context (the console draws from
+ * printk), so they only note the rows and leave the submission to a work
+ * item.
+ */
+static void epdfb_damage_rows(struct epdfb_par *par, u32 top, u32 bottom)
+{
+	unsigned long flags;
+
+	if (READ_ONCE(par->auto_update) != AUTO_UPDATE_MODE_AUTOMATIC_MODE)
+		return;
+	spin_lock_irqsave(&par->damage_lock, flags);
+	if (par->damage_bottom) {
+		top = min(top, par->damage_top);
+		bottom = max(bottom, par->damage_bottom);
+	}
+	par->damage_top = top;
+	par->damage_bottom = bottom;
+	spin_unlock_irqrestore(&par->damage_lock, flags);
+	schedule_work(&par->damage_work);
+}
+
+static void epdfb_damage_work(struct work_struct *work)
+{
+	struct epdfb_par *par = container_of(work, struct epdfb_par,
+					     damage_work);
+	u32 top, bottom;
+
+	spin_lock_irq(&par->damage_lock);
+	top = par->damage_top;
+	bottom = par->damage_bottom;
+	par->damage_bottom = 0;
+	spin_unlock_irq(&par->damage_lock);
+	if (bottom)
+		epdfb_queue_submit_rows(par, top, bottom);
+}
+
+static void epdfb_damage_range(struct fb_info *info, off_t off, size_t len)
+{
+	struct epdfb_par *par = info->par;
+
+	if (len)
+		epdfb_damage_rows(par, off / par->line_length,
+				  (off + len - 1) / par->line_length + 1);
+}
+
+static void epdfb_damage_area(struct fb_info *info, u32 x, u32 y, u32 w, u32 h)
+{
+	if (h)
+		epdfb_damage_rows(info->par, y, y + h);
+}
+
+FB_GEN_DEFAULT_DEFERRED_SYSMEM_OPS(epdfb, epdfb_damage_range, epdfb_damage_area)
+
+/*
+ * Dirty pages become full-width row bands: a page covers whole rows or
+ * parts of rows, and nothing tells which pixels in it changed. Adjacent
+ * bands are joined so that one write across pages is one update.
+ */
+static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflist)
+{
+	struct epdfb_par *par = info->par;
+	struct fb_deferred_io_pageref *ref;
+	u32 top = 0, bottom = 0, first, last;
+	unsigned int pages = 0;
+	bool automatic;
+
+	mutex_lock(&par->lock);
+	automatic = !par->dead &&
+		    par->auto_update == AUTO_UPDATE_MODE_AUTOMATIC_MODE;
+	mutex_unlock(&par->lock);
+
+	list_for_each_entry(ref, pagereflist, list) {
+		pages++;
+		if (!automatic)
+			continue;
+		first = ref->offset / par->line_length;
+		last = (ref->offset + PAGE_SIZE - 1) / par->line_length + 1;
+		if (bottom && first <= bottom) {
+			bottom = max(bottom, last);
+			continue;
+		}
+		if (bottom)
+			epdfb_queue_submit_rows(par, top, bottom);
+		top = first;
+		bottom = last;
+	}
+	if (bottom)
+		epdfb_queue_submit_rows(par, top, bottom);
+
+	mutex_lock(&par->lock);
+	par->stats.defio_runs++;
+	par->stats.defio_pages += pages;
+	mutex_unlock(&par->lock);
+}
+
+static int epdfb_check_var(struct fb_var_screeninfo *var, struct fb_info *info)
+{
+	if (var->xres != info->var.xres || var->yres != info->var.yres ||
+	    var->bits_per_pixel != info->var.bits_per_pixel)
+		return -EINVAL;
+	*var = info->var;
+	return 0;
+}
+
+static int epdfb_setcolreg(unsigned int regno, unsigned int red,
+			   unsigned int green, unsigned int blue,
+			   unsigned int transp, struct fb_info *info)
+{
+	struct epdfb_par *par = info->par;
+
+	if (regno >= ARRAY_SIZE(par->palette))
+		return -EINVAL;
+	par->palette[regno] = (red >> 8) << 16 | (green >> 8) << 8 | blue >> 8;
+	return 0;
+}
+
+static void epdfb_destroy(struct fb_info *info)
+{
+	struct epdfb_par *par = info->par;
+
+	fb_deferred_io_cleanup(info);
+	par->ops->fini(par);
+	epdfb_queue_fini(par);
+	vfree(par->screen);
+	framebuffer_release(info);
+	if (atomic_dec_and_test(&epdfb_live))
+		wake_up_all(&epdfb_gone);
+}
+
+static const struct fb_ops epdfb_ops = {
+	.owner = THIS_MODULE,
+	FB_DEFAULT_DEFERRED_OPS(epdfb),
+	.fb_check_var = epdfb_check_var,
+	.fb_setcolreg = epdfb_setcolreg,
+	.fb_ioctl = epdfb_ioctl,
+	.fb_destroy = epdfb_destroy,
+};
+
+static void epdfb_init_var(struct fb_info *info, u32 w, u32 h, u32 depth)
+{
+	struct fb_var_screeninfo *var = &info->var;
+
+	var->xres = w;
+	var->yres = h;
+	var->xres_virtual = w;
+	var->yres_virtual = h;
+	var->bits_per_pixel = depth;
+	var->activate = FB_ACTIVATE_NOW;
+	var->height = -1;
+	var->width = -1;
+	if (depth == 8) {
+		var->grayscale = 1;
+		var->red.length = 8;
+		var->green.length = 8;
+		var->blue.length = 8;
+		info->fix.visual = FB_VISUAL_STATIC_PSEUDOCOLOR;
+	} else {
+		var->red.offset = 16;
+		var->green.offset = 8;
+		var->red.length = 8;
+		var->green.length = 8;
+		var->blue.length = 8;
+		info->fix.visual = FB_VISUAL_TRUECOLOR;
+	}
+}
+
+static int epdfb_probe(struct platform_device *pdev)
+{
+	struct epdfb_par *par;
+	struct fb_info *info;
+	size_t size;
+	int ret;
+
+	info = framebuffer_alloc(sizeof(*par), &pdev->dev);
+	if (!info)
+		return -ENOMEM;
+	par = info->par;
+	par->info = info;
+	par->dev = &pdev->dev;
+	par->width = width;
+	par->height = height;
+	par->bpp = bpp;
+	par->line_length = width * (bpp / 8);
+	par->time_scale = time_scale;
+	par->ambient_temp = ambient_temp;
+	par->auto_update = auto_update ? AUTO_UPDATE_MODE_AUTOMATIC_MODE :
+					 AUTO_UPDATE_MODE_REGION_MODE;
+	par->ops = &epdfb_sim_ops;
+	size = PAGE_ALIGN((size_t)par->line_length * height);
+
+	ret = -ENOMEM;
+	par->screen = vzalloc(size);
+	if (!par->screen)
+		goto err_release;
+	/* The panel starts white; so does the framebuffer. */
+	memset(par->screen, 0xff, size);
+	ret = epdfb_queue_init(par);
+	if (ret)
+		goto err_vfree;
+	ret = par->ops->init(par);
+	if (ret)
+		goto err_queue;
+
+	strscpy(info->fix.id, "epdfb", sizeof(info->fix.id));
+	info->fix.type = FB_TYPE_PACKED_PIXELS;
+	info->fix.line_length = par->line_length;
+	info->fix.smem_len = size;
+	info->fix.accel = FB_ACCEL_NONE;
+	epdfb_init_var(info, width, height, bpp);
+	info->fbops = &epdfb_ops;
+	info->flags = FBINFO_VIRTFB;
+	info->screen_buffer = par->screen;
+	info->screen_size = size;
+	info->pseudo_palette = par->palette;
+
+	spin_lock_init(&par->damage_lock);
+	INIT_WORK(&par->damage_work, epdfb_damage_work);
+	par->defio.delay = msecs_to_jiffies(defio_delay_ms);
+	par->defio.sort_pagereflist = true;
+	par->defio.deferred_io = epdfb_deferred_io;
+	info->fbdefio = &par->defio;
+	ret = fb_deferred_io_init(info);
+	if (ret)
+		goto err_panel;
+
+	ret = register_framebuffer(info);
+	if (ret)
+		goto err_defio;
+	atomic_inc(&epdfb_live);
+	platform_set_drvdata(pdev, info);
+	epdfb_debugfs_init(par);
+	fb_info(info, "%ux%u %u bpp simulated e-paper panel\n", width, height,
+		bpp);
+	return 0;
+
+err_defio:
+	fb_deferred_io_cleanup(info);
+err_panel:
+	par->ops->fini(par);
+err_queue:
+	epdfb_queue_fini(par);
+err_vfree:
+	vfree(par->screen);
+err_release:
+	framebuffer_release(info);
+	return ret;
+}
+
+/*
+ * Processes may still hold the device open or mapped: the fb core keeps
+ * fb_info alive for them and calls epdfb_destroy() after the last close.
+ * Until then every ioctl fails and deferred IO runs submit nothing.
+ */
+static void epdfb_remove(struct platform_device *pdev)
+{
+	struct fb_info *info = platform_get_drvdata(pdev);
+	struct epdfb_par *par = info->par;
+
+	epdfb_debugfs_fini(par);
+	epdfb_queue_cancel_all(par);
+	cancel_work_sync(&par->damage_work);
+	unregister_framebuffer(info);
+}
+
+static struct platform_driver epdfb_driver = {
+	.probe = epdfb_probe,
+	.remove = epdfb_remove,
+	.driver = {
+		.name = "epdfb",
+	},
+};
+
+static int epdfb_check_params(void)
+{
+	if (!width || !height || width > EPDFB_MAX_DIM || height > EPDFB_MAX_DIM)
+		return -EINVAL;
+	if (bpp != 8 && bpp != 32)
+		return -EINVAL;
+	if (!time_scale || time_scale > 100000 || !defio_delay_ms)
+		return -EINVAL;
+	if (ambient_temp < EPDFB_TEMP_MIN || ambient_temp > EPDFB_TEMP_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int __init epdfb_init(void)
+{
+	int ret;
+
+	ret = epdfb_check_params();
+	if (ret) {
+		pr_err("epdfb: invalid module parameters\n");
+		return ret;
+	}
+	epdfb_debugfs_create_root();
+	ret = platform_driver_register(&epdfb_driver);
+	if (ret)
+		goto err_debugfs;
+	epdfb_pdev = platform_device_register_simple("epdfb", 0, NULL, 0);
+	if (IS_ERR(epdfb_pdev)) {
+		ret = PTR_ERR(epdfb_pdev);
+		goto err_driver;
+	}
+	return 0;
+
+err_driver:
+	platform_driver_unregister(&epdfb_driver);
+err_debugfs:
+	epdfb_debugfs_remove_root();
+	return ret;
+}
+
+static void __exit epdfb_exit(void)
+{
+	platform_device_unregister(epdfb_pdev);
+	platform_driver_unregister(&epdfb_driver);
+	wait_event(epdfb_gone, !atomic_read(&epdfb_live));
+	epdfb_debugfs_remove_root();
+}
+
+module_init(epdfb_init);
+module_exit(epdfb_exit);
+
+MODULE_DESCRIPTION("E-paper framebuffer with deferred IO and a simulated E Ink panel");
+MODULE_AUTHOR("The vellum developers");
+MODULE_LICENSE("GPL");

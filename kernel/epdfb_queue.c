@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdfb - update queue: collisions, merging, LUT slots, timing and markers
+ *
+ * The panel drives up to EPDFB_MAX_IN_FLIGHT updates at once, one per LUT,
+ * as long as their rectangles are disjoint. Everything runs in process
+ * context under par->lock; a single delayed work item is armed for the
+ * earliest completion, so nothing is scheduled while the panel is idle.
+ */
+
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "epdfb_drv.h"
+
+static bool
+epdfb_rects_overlap(const struct mxcfb_rect *a, const struct mxcfb_rect *b)
+{
+	return a->left < b->left + b->width && b->left < a->left + a->width &&
+	       a->top < b->top + b->height && b->top < a->top + a->height;
+}
+
+/* Overlapping or sharing an edge: merging such rects wastes nothing. */
+static bool
+epdfb_rects_touch(const struct mxcfb_rect *a, const struct mxcfb_rect *b)
+{
+	return a->left <= b->left + b->width && b->left <= a->left + a->width &&
+	       a->top <= b->top + b->height && b->top <= a->top + a->height;
+}
+
+static void epdfb_rect_union(struct mxcfb_rect *a, const struct mxcfb_rect *b)
+{
+	u32 right = max(a->left + a->width, b->left + b->width);
+	u32 bottom = max(a->top + a->height, b->top + b->height);
+
+	a->left = min(a->left, b->left);
+	a->top = min(a->top, b->top);
+	a->width = right - a->left;
+	a->height = bottom - a->top;
+}
+
+/**
+ * epdfb_find_waveform() - look up a waveform of the panel's table
+ * @par: device
+ * @id: WAVEFORM_MODE_* value (not AUTO)
+ *
+ * Return: the waveform, or NULL if the panel has none with that id.
+ */
+const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
+						 u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < par->ops->n_waveforms; i++)
+		if (par->ops->waveforms[i].id == id)
+			return &par->ops->waveforms[i];
+	return NULL;
+}
+
+/**
+ * epdfb_waveform_duration_ms() - how long an update with @wf takes
+ * @par: device
+ * @wf: waveform
+ * @temp: panel temperature in degrees C
+ *
+ * Return: duration in ms with time_scale applied, at least 1.
+ */
+u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
+			       const struct epdfb_waveform *wf, int temp)
+{
+	u64 ms = (u64)par->ops->duration_ms(wf, temp) * par->time_scale;
+
+	return max_t(u32, div_u64(ms, 100), 1);
+}
+
+static bool epdfb_marker_pending(struct epdfb_par *par, u32 marker)
+{
+	struct list_head *lists[] = { &par->queue, &par->in_flight };
+	struct epdfb_update *upd;
+	unsigned int i, m;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(upd, lists[i], node)
+			for (m = 0; m < upd->n_markers; m++)
+				if (upd->markers[m] == marker)
+					return true;
+	return false;
+}
+
+static bool epdfb_marker_collided(struct epdfb_par *par, u32 marker)
+{
+	unsigned int i;
+
+	for (i = 0; i < EPDFB_DONE_MARKERS; i++)
+		if (par->done[i].marker == marker)
+			return par->done[i].collided;
+	return false;
+}
+
+static bool epdfb_overlaps_list(const struct epdfb_update *upd,
+				struct list_head *list,
+				const struct epdfb_update *stop)
+{
+	struct epdfb_update *other;
+
+	list_for_each_entry(other, list, node) {
+		if (other == stop)
+			break;
+		if (epdfb_rects_overlap(&upd->rect, &other->rect))
+			return true;
+	}
+	return false;
+}
+
+static void epdfb_trace_add(struct epdfb_par *par,
+			    const struct epdfb_update *upd)
+{
+	struct epdfb_trace_entry *e = &par->trace[par->trace_head];
+
+	e->marker = upd->n_markers ? upd->markers[0] : 0;
+	e->waveform = upd->waveform;
+	e->mode = upd->mode;
+	e->flags = upd->flags;
+	e->rect = upd->rect;
+	e->submit_ns = upd->submit_ns;
+	e->start_ns = upd->start_ns;
+	e->end_ns = upd->end_ns;
+	e->merged = upd->merged;
+	e->collided = upd->collided;
+	e->flashing = upd->flashing;
+	par->trace_head = (par->trace_head + 1) % EPDFB_TRACE_LEN;
+	if (par->trace_len < EPDFB_TRACE_LEN)
+		par->trace_len++;
+}
+
+static void epdfb_update_retire(struct epdfb_par *par,
+				struct epdfb_update *upd)
+{
+	unsigned int m;
+
+	for (m = 0; m < upd->n_markers; m++) {
+		par->done[par->done_head].marker = upd->markers[m];
+		par->done[par->done_head].collided = upd->collided;
+		par->done_head = (par->done_head + 1) % EPDFB_DONE_MARKERS;
+	}
+	list_del(&upd->node);
+	par->completions++;
+	kvfree(upd->pixels);
+	kfree(upd);
+}
+
+static void epdfb_update_complete(struct epdfb_par *par,
+				  struct epdfb_update *upd)
+{
+	const struct epdfb_waveform *wf = epdfb_find_waveform(par, upd->waveform);
+
+	if (upd->pixels && wf)
+		par->stats.pixels_driven += par->ops->show(par, upd, wf);
+	par->stats.updates_completed++;
+	if (upd->flashing)
+		par->stats.flashes++;
+	if (upd->waveform < ARRAY_SIZE(par->stats.per_waveform))
+		par->stats.per_waveform[upd->waveform]++;
+	epdfb_trace_add(par, upd);
+	par->n_in_flight--;
+	epdfb_update_retire(par, upd);
+}
+
+static u32 epdfb_resolve_auto(const struct epdfb_par *par,
+			      const struct epdfb_update *upd)
+{
+	size_t count = (size_t)upd->rect.width * upd->rect.height;
+
+	if (upd->pixels && epdfb_pixels_monochrome(upd->pixels, count))
+		return par->modes.mode_du;
+	return par->modes.mode_gc16;
+}
+
+static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
+			       u64 now)
+{
+	size_t count = (size_t)upd->rect.width * upd->rect.height;
+	const struct epdfb_waveform *wf;
+	u32 levels;
+	int temp;
+
+	if (!upd->pixels)
+		upd->pixels = epdfb_pixels_capture(par, &upd->rect, upd->flags);
+	if (upd->waveform == WAVEFORM_MODE_AUTO)
+		upd->waveform = epdfb_resolve_auto(par, upd);
+	wf = epdfb_find_waveform(par, upd->waveform);
+	if (upd->pixels && wf) {
+		if (wf->id == WAVEFORM_MODE_INIT)
+			memset(upd->pixels, 0xff, count);
+		levels = (upd->flags & EPDC_FLAG_FORCE_MONOCHROME) ?
+			 2 : wf->gray_levels;
+		epdfb_pixels_quantize(upd->pixels, count, levels);
+	}
+	upd->flashing = wf && ((wf->flags & EPDFB_WAVEFORM_FLASHING) ||
+			       (upd->mode == UPDATE_MODE_FULL &&
+				(wf->flags & EPDFB_WAVEFORM_FLASHING_FULL)));
+
+	temp = upd->temp == TEMP_USE_AMBIENT ? par->ambient_temp : upd->temp;
+	upd->start_ns = now;
+	upd->end_ns = now;
+	/* Without pixels the update shows nothing and ends at once. */
+	if (upd->pixels && wf)
+		upd->end_ns += (u64)epdfb_waveform_duration_ms(par, wf, temp) *
+			       NSEC_PER_MSEC;
+
+	par->powered = true;
+	list_move_tail(&upd->node, &par->in_flight);
+	par->n_in_flight++;
+}
+
+/*
+ * Complete what is due, start what may start, then arm the work item for the
+ * next completion. Called with par->lock held.
+ */
+static void epdfb_queue_advance(struct epdfb_par *par)
+{
+	struct epdfb_update *upd, *tmp;
+	u64 completions = par->completions;
+	u64 now = ktime_get_ns();
+	u64 next = U64_MAX;
+
+	list_for_each_entry_safe(upd, tmp, &par->in_flight, node)
+		if (upd->end_ns <= now)
+			epdfb_update_complete(par, upd);
+
+	list_for_each_entry_safe(upd, tmp, &par->queue, node) {
+		if (par->n_in_flight >= EPDFB_MAX_IN_FLIGHT)
+			break;
+		/* Earlier overlapping updates keep their order. */
+		if (epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
+		    epdfb_overlaps_list(upd, &par->queue, upd))
+			continue;
+		epdfb_update_start(par, upd, now);
+	}
+
+	list_for_each_entry(upd, &par->in_flight, node)
+		next = min(next, upd->end_ns);
+
+	if (next != U64_MAX) {
+		cancel_delayed_work(&par->power_work);
+		/* Round up: completing early would show pixels too soon. */
+		mod_delayed_work(system_wq, &par->panel_work,
+				 next <= now ? 0 : nsecs_to_jiffies(next - now) + 1);
+	} else if (par->powered && par->pwrdown_delay_ms >= 0) {
+		mod_delayed_work(system_wq, &par->power_work,
+				 msecs_to_jiffies(par->pwrdown_delay_ms));
+	}
+
+	if (par->completions != completions)
+		wake_up_all(&par->waitq);
+}
+
+static void epdfb_panel_work(struct work_struct *work)
+{
+	struct epdfb_par *par = container_of(to_delayed_work(work),
+					     struct epdfb_par, panel_work);
+
+	mutex_lock(&par->lock);
+	if (!par->dead)
+		epdfb_queue_advance(par);
+	mutex_unlock(&par->lock);
+}
+
+static void epdfb_power_work(struct work_struct *work)
+{
+	struct epdfb_par *par = container_of(to_delayed_work(work),
+					     struct epdfb_par, power_work);
+
+	mutex_lock(&par->lock);
+	if (par->powered && list_empty(&par->in_flight) &&
+	    list_empty(&par->queue)) {
+		par->powered = false;
+		par->stats.power_downs++;
+	}
+	mutex_unlock(&par->lock);
+}
+
+static bool epdfb_try_merge(struct epdfb_par *par, struct epdfb_update *upd)
+{
+	struct epdfb_update *queued;
+
+	list_for_each_entry(queued, &par->queue, node) {
+		if (queued->waveform != upd->waveform ||
+		    queued->mode != upd->mode || queued->flags != upd->flags ||
+		    queued->temp != upd->temp || queued->pixels ||
+		    queued->n_markers + upd->n_markers > EPDFB_MAX_MARKERS ||
+		    !epdfb_rects_touch(&queued->rect, &upd->rect))
+			continue;
+		epdfb_rect_union(&queued->rect, &upd->rect);
+		memcpy(&queued->markers[queued->n_markers], upd->markers,
+		       upd->n_markers * sizeof(upd->markers[0]));
+		queued->n_markers += upd->n_markers;
+		queued->merged++;
+		queued->collided |= upd->collided;
+		par->stats.updates_merged++;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * epdfb_queue_submit() - queue an update
+ * @par: device
+ * @req: the update, already checked by epdfb_check_update()
+ *
+ * Return: 0, -ENOMEM, or -ENODEV once the device is being removed.
+ */
+int epdfb_queue_submit(struct epdfb_par *par,
+		       const struct mxcfb_update_data *req)
+{
+	struct epdfb_update *upd;
+	int ret = 0;
+
+	upd = kzalloc(sizeof(*upd), GFP_KERNEL);
+	if (!upd)
+		return -ENOMEM;
+	upd->rect = req->update_region;
+	upd->waveform = req->waveform_mode;
+	upd->mode = req->update_mode;
+	upd->flags = req->flags;
+	upd->temp = req->temp;
+	if (req->update_marker)
+		upd->markers[upd->n_markers++] = req->update_marker;
+
+	mutex_lock(&par->lock);
+	if (par->dead) {
+		ret = -ENODEV;
+		goto out_free;
+	}
+	upd->submit_ns = ktime_get_ns();
+	if (par->scheme == UPDATE_SCHEME_SNAPSHOT) {
+		upd->pixels = epdfb_pixels_capture(par, &upd->rect, upd->flags);
+		if (!upd->pixels) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+	par->stats.updates_submitted++;
+	upd->collided = epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
+			epdfb_overlaps_list(upd, &par->queue, NULL);
+	if (upd->collided)
+		par->stats.collisions++;
+	if (par->scheme == UPDATE_SCHEME_QUEUE_AND_MERGE &&
+	    epdfb_try_merge(par, upd))
+		goto out_free;
+	list_add_tail(&upd->node, &par->queue);
+	epdfb_queue_advance(par);
+	mutex_unlock(&par->lock);
+	return 0;
+
+out_free:
+	mutex_unlock(&par->lock);
+	kvfree(upd->pixels);
+	kfree(upd);
+	return ret;
+}
+
+/**
+ * epdfb_queue_submit_rows() - queue an automatic update of whole rows
+ * @par: device
+ * @top: first row
+ * @bottom: row after the last one
+ *
+ * Used by deferred IO and the fbdev drawing helpers in AUTOMATIC mode: they
+ * know which rows changed but not what content, so the driver picks the
+ * waveform (WAVEFORM_MODE_AUTO) and drives every pixel (UPDATE_MODE_FULL).
+ *
+ * Return: 0 or a negative error code.
+ */
+int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
+{
+	struct mxcfb_update_data req = {
+		.update_region = {
+			.top = top,
+			.left = 0,
+			.width = par->width,
+			.height = min(bottom, par->height) - top,
+		},
+		.waveform_mode = WAVEFORM_MODE_AUTO,
+		.update_mode = UPDATE_MODE_FULL,
+		.temp = TEMP_USE_AMBIENT,
+	};
+
+	if (top >= min(bottom, par->height))
+		return 0;
+	return epdfb_queue_submit(par, &req);
+}
+
+/**
+ * epdfb_queue_wait_marker() - wait until the update carrying @marker completed
+ * @par: device
+ * @marker: update_marker of a submitted update
+ * @collided: set to whether that update collided with another
+ *
+ * Return: 0 once completed (at once for an unknown or completed marker),
+ * -ETIMEDOUT after EPDFB_WAIT_TIMEOUT_MS, -ERESTARTSYS on a signal, -ENODEV
+ * if the device goes away.
+ */
+int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
+{
+	long left = msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+	u64 seen;
+
+	*collided = 0;
+	if (!marker)
+		return 0;
+	for (;;) {
+		mutex_lock(&par->lock);
+		if (par->dead) {
+			mutex_unlock(&par->lock);
+			return -ENODEV;
+		}
+		if (!epdfb_marker_pending(par, marker)) {
+			*collided = epdfb_marker_collided(par, marker);
+			mutex_unlock(&par->lock);
+			return 0;
+		}
+		seen = par->completions;
+		mutex_unlock(&par->lock);
+
+		left = wait_event_interruptible_timeout(par->waitq,
+							READ_ONCE(par->completions) != seen ||
+							READ_ONCE(par->dead),
+							left);
+		if (left < 0)
+			return left;
+		if (!left)
+			return -ETIMEDOUT;
+	}
+}
+
+/**
+ * epdfb_queue_wait_idle() - wait until no update is queued or in flight
+ * @par: device
+ *
+ * Return: 0, -ETIMEDOUT if nothing completed for EPDFB_WAIT_TIMEOUT_MS,
+ * -ERESTARTSYS on a signal, -ENODEV if the device goes away.
+ */
+int epdfb_queue_wait_idle(struct epdfb_par *par)
+{
+	long left;
+	u64 seen;
+
+	for (;;) {
+		mutex_lock(&par->lock);
+		if (par->dead) {
+			mutex_unlock(&par->lock);
+			return -ENODEV;
+		}
+		if (list_empty(&par->queue) && list_empty(&par->in_flight)) {
+			mutex_unlock(&par->lock);
+			return 0;
+		}
+		seen = par->completions;
+		mutex_unlock(&par->lock);
+
+		left = wait_event_interruptible_timeout(par->waitq,
+							READ_ONCE(par->completions) != seen ||
+							READ_ONCE(par->dead),
+							msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS));
+		if (left < 0)
+			return left;
+		if (!left)
+			return -ETIMEDOUT;
+	}
+}
+
+/**
+ * epdfb_queue_cancel_all() - stop the panel for removal
+ * @par: device
+ *
+ * Drops every queued and in-flight update, wakes all waiters and makes
+ * further submissions fail. No work item runs once this returns.
+ */
+void epdfb_queue_cancel_all(struct epdfb_par *par)
+{
+	struct epdfb_update *upd, *tmp;
+
+	mutex_lock(&par->lock);
+	par->dead = true;
+	list_for_each_entry_safe(upd, tmp, &par->in_flight, node) {
+		par->stats.updates_cancelled++;
+		par->n_in_flight--;
+		epdfb_update_retire(par, upd);
+	}
+	list_for_each_entry_safe(upd, tmp, &par->queue, node) {
+		par->stats.updates_cancelled++;
+		epdfb_update_retire(par, upd);
+	}
+	mutex_unlock(&par->lock);
+	wake_up_all(&par->waitq);
+	cancel_delayed_work_sync(&par->panel_work);
+	cancel_delayed_work_sync(&par->power_work);
+}
+
+/**
+ * epdfb_queue_init() - set up the update queue of a device
+ * @par: device, with width, height and ops set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int epdfb_queue_init(struct epdfb_par *par)
+{
+	par->trace = kvcalloc(EPDFB_TRACE_LEN, sizeof(*par->trace), GFP_KERNEL);
+	if (!par->trace)
+		return -ENOMEM;
+	mutex_init(&par->lock);
+	INIT_LIST_HEAD(&par->queue);
+	INIT_LIST_HEAD(&par->in_flight);
+	INIT_DELAYED_WORK(&par->panel_work, epdfb_panel_work);
+	INIT_DELAYED_WORK(&par->power_work, epdfb_power_work);
+	init_waitqueue_head(&par->waitq);
+	par->scheme = UPDATE_SCHEME_QUEUE_AND_MERGE;
+	par->pwrdown_delay_ms = 1000;
+	par->modes = (struct mxcfb_waveform_modes) {
+		.mode_init = WAVEFORM_MODE_INIT,
+		.mode_du = WAVEFORM_MODE_DU,
+		.mode_gc4 = WAVEFORM_MODE_GC4,
+		.mode_gc8 = WAVEFORM_MODE_GC16,
+		.mode_gc16 = WAVEFORM_MODE_GC16,
+		.mode_gc32 = WAVEFORM_MODE_GC16,
+	};
+	return 0;
+}
+
+/**
+ * epdfb_queue_fini() - free what epdfb_queue_init() allocated
+ * @par: device, after epdfb_queue_cancel_all()
+ */
+void epdfb_queue_fini(struct epdfb_par *par)
+{
+	kvfree(par->trace);
+	mutex_destroy(&par->lock);
+}

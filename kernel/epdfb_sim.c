@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdfb - simulated E Ink panel
+ *
+ * Models what matters to the software above it: waveform durations that
+ * grow on a cold panel, the gray levels each waveform reproduces, and
+ * ghosting. Every pixel has a settled level, the level it had before its
+ * last transition, and a ghost amount: a non-flashing transition leaves a
+ * residual of its size (scaled by the waveform's ghost gain) that adds up
+ * and pulls the visible gray back toward the previous level. A flashing
+ * update drives every pixel through black and white, clearing the residual.
+ */
+
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "epdfb_drv.h"
+
+#define EPDFB_SIM_GHOST_MAX	64
+
+struct epdfb_sim {
+	u8 *level;
+	u8 *previous;
+	u8 *ghost;
+	u64 ghost_sum;
+};
+
+static const struct epdfb_waveform epdfb_sim_waveforms[] = {
+	{ WAVEFORM_MODE_INIT, "INIT", 2, EPDFB_WAVEFORM_FLASHING, 2000, 0 },
+	{ WAVEFORM_MODE_DU, "DU", 2, 0, 260, 16 },
+	{ WAVEFORM_MODE_GC16, "GC16", 16, EPDFB_WAVEFORM_FLASHING_FULL, 450, 4 },
+	{ WAVEFORM_MODE_GC4, "GC4", 4, EPDFB_WAVEFORM_FLASHING_FULL, 290, 8 },
+	{ WAVEFORM_MODE_A2, "A2", 2, 0, 120, 32 },
+	{ WAVEFORM_MODE_GL16, "GL16", 16, 0, 450, 4 },
+};
+
+/*
+ * Electrophoretic particles move slower in a colder, more viscous fluid:
+ * from 20 degrees C up waveforms take their nominal time, 10..19 degrees
+ * take 1.5 times as long, below 10 degrees 2.5 times.
+ */
+static u32 epdfb_sim_duration_ms(const struct epdfb_waveform *wf, int temp)
+{
+	if (temp >= 20)
+		return wf->base_ms;
+	if (temp >= 10)
+		return wf->base_ms * 3 / 2;
+	return wf->base_ms * 5 / 2;
+}
+
+static int epdfb_sim_init(struct epdfb_par *par)
+{
+	size_t count = (size_t)par->width * par->height;
+	struct epdfb_sim *sim;
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return -ENOMEM;
+	sim->level = kvmalloc(count, GFP_KERNEL);
+	sim->previous = kvmalloc(count, GFP_KERNEL);
+	sim->ghost = kvzalloc(count, GFP_KERNEL);
+	if (!sim->level || !sim->previous || !sim->ghost) {
+		kvfree(sim->level);
+		kvfree(sim->previous);
+		kvfree(sim->ghost);
+		kfree(sim);
+		return -ENOMEM;
+	}
+	memset(sim->level, 0xff, count);
+	memset(sim->previous, 0xff, count);
+	par->panel = sim;
+	return 0;
+}
+
+static void epdfb_sim_fini(struct epdfb_par *par)
+{
+	struct epdfb_sim *sim = par->panel;
+
+	if (!sim)
+		return;
+	kvfree(sim->level);
+	kvfree(sim->previous);
+	kvfree(sim->ghost);
+	kfree(sim);
+	par->panel = NULL;
+}
+
+static u64 epdfb_sim_show(struct epdfb_par *par,
+			  const struct epdfb_update *upd,
+			  const struct epdfb_waveform *wf)
+{
+	const struct mxcfb_rect *r = &upd->rect;
+	struct epdfb_sim *sim = par->panel;
+	bool full = upd->mode == UPDATE_MODE_FULL;
+	const u8 *src = upd->pixels;
+	u64 driven = 0;
+	u32 x, y, ghost;
+	size_t i;
+	u8 cur;
+
+	for (y = r->top; y < r->top + r->height; y++) {
+		i = (size_t)y * par->width + r->left;
+		for (x = 0; x < r->width; x++, i++, src++) {
+			cur = sim->level[i];
+			if (upd->flashing) {
+				sim->ghost_sum -= sim->ghost[i];
+				sim->ghost[i] = 0;
+				sim->level[i] = *src;
+				sim->previous[i] = *src;
+				driven++;
+				continue;
+			}
+			if (full)
+				driven++;
+			if (*src == cur)
+				continue;
+			if (!full)
+				driven++;
+			ghost = sim->ghost[i] + abs(cur - *src) * wf->ghost_gain / 256;
+			ghost = min_t(u32, ghost, EPDFB_SIM_GHOST_MAX);
+			sim->ghost_sum += ghost - sim->ghost[i];
+			sim->ghost[i] = ghost;
+			sim->previous[i] = cur;
+			sim->level[i] = *src;
+		}
+	}
+	return driven;
+}
+
+static void epdfb_sim_read_panel(struct epdfb_par *par, u8 *dst)
+{
+	size_t count = (size_t)par->width * par->height;
+	struct epdfb_sim *sim = par->panel;
+	int level, ghost;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		level = sim->level[i];
+		ghost = sim->ghost[i];
+		if (sim->previous[i] > level)
+			level = min(level + ghost, 255);
+		else if (sim->previous[i] < level)
+			level = max(level - ghost, 0);
+		dst[i] = level;
+	}
+}
+
+static u64 epdfb_sim_ghost_milli(struct epdfb_par *par)
+{
+	struct epdfb_sim *sim = par->panel;
+
+	return div64_u64(sim->ghost_sum * 1000,
+			 (u64)par->width * par->height);
+}
+
+const struct epdfb_panel_ops epdfb_sim_ops = {
+	.waveforms = epdfb_sim_waveforms,
+	.n_waveforms = ARRAY_SIZE(epdfb_sim_waveforms),
+	.init = epdfb_sim_init,
+	.fini = epdfb_sim_fini,
+	.duration_ms = epdfb_sim_duration_ms,
+	.show = epdfb_sim_show,
+	.read_panel = epdfb_sim_read_panel,
+	.ghost_milli = epdfb_sim_ghost_milli,
+};

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * epdfb - e-paper framebuffer: userspace API
+ *
+ * The update ioctls use the numbers and structure layouts of NXP's
+ * mxc_epdc_fb driver, so software written for those devices (Kobo,
+ * reMarkable 1) drives epdfb unchanged. The EPDFB_* ioctls are extensions.
+ */
+#ifndef _UAPI_EPDFB_H
+#define _UAPI_EPDFB_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define WAVEFORM_MODE_INIT	0
+#define WAVEFORM_MODE_DU	1
+#define WAVEFORM_MODE_GC16	2
+#define WAVEFORM_MODE_GC4	3
+#define WAVEFORM_MODE_A2	4
+#define WAVEFORM_MODE_GL16	5
+#define WAVEFORM_MODE_AUTO	257
+
+#define UPDATE_MODE_PARTIAL	0
+#define UPDATE_MODE_FULL	1
+
+#define TEMP_USE_AMBIENT	0x1000
+
+#define EPDC_FLAG_ENABLE_INVERSION	0x01
+#define EPDC_FLAG_FORCE_MONOCHROME	0x02
+#define EPDC_FLAG_USE_ALT_BUFFER	0x100
+#define EPDC_FLAG_USE_DITHERING_Y1	0x2000
+#define EPDC_FLAG_USE_DITHERING_Y4	0x4000
+
+#define AUTO_UPDATE_MODE_REGION_MODE		0
+#define AUTO_UPDATE_MODE_AUTOMATIC_MODE		1
+
+#define UPDATE_SCHEME_SNAPSHOT		0
+#define UPDATE_SCHEME_QUEUE		1
+#define UPDATE_SCHEME_QUEUE_AND_MERGE	2
+
+#define FB_POWERDOWN_DISABLE	-1
+
+struct mxcfb_rect {
+	__u32 top;
+	__u32 left;
+	__u32 width;
+	__u32 height;
+};
+
+struct mxcfb_alt_buffer_data {
+	__u32 phys_addr;
+	__u32 width;
+	__u32 height;
+	struct mxcfb_rect alt_update_region;
+};
+
+struct mxcfb_update_data {
+	struct mxcfb_rect update_region;
+	__u32 waveform_mode;
+	__u32 update_mode;
+	__u32 update_marker;
+	int temp;
+	unsigned int flags;
+	int dither_mode;
+	int quant_bit;
+	struct mxcfb_alt_buffer_data alt_buffer_data;
+};
+
+struct mxcfb_update_marker_data {
+	__u32 update_marker;
+	__u32 collision_test;
+};
+
+/* Waveform ids that WAVEFORM_MODE_AUTO chooses between. */
+struct mxcfb_waveform_modes {
+	int mode_init;
+	int mode_du;
+	int mode_gc4;
+	int mode_gc8;
+	int mode_gc16;
+	int mode_gc32;
+};
+
+#define MXCFB_SET_WAVEFORM_MODES	_IOW('F', 0x2B, struct mxcfb_waveform_modes)
+#define MXCFB_SET_TEMPERATURE		_IOW('F', 0x2C, __s32)
+#define MXCFB_SET_AUTO_UPDATE_MODE	_IOW('F', 0x2D, __u32)
+#define MXCFB_SEND_UPDATE		_IOW('F', 0x2E, struct mxcfb_update_data)
+#define MXCFB_WAIT_FOR_UPDATE_COMPLETE	_IOWR('F', 0x2F, struct mxcfb_update_marker_data)
+#define MXCFB_SET_PWRDOWN_DELAY		_IOW('F', 0x30, __s32)
+#define MXCFB_GET_PWRDOWN_DELAY		_IOR('F', 0x31, __s32)
+#define MXCFB_SET_UPDATE_SCHEME		_IOW('F', 0x32, __u32)
+
+/* Extension: waveform enumeration. */
+
+/* The waveform always flashes (drives every pixel through black/white). */
+#define EPDFB_WAVEFORM_FLASHING		0x1
+/* The waveform flashes when used with UPDATE_MODE_FULL. */
+#define EPDFB_WAVEFORM_FLASHING_FULL	0x2
+
+#define EPDFB_WAVEFORM_NAME_LEN		16
+
+/**
+ * struct epdfb_waveform_info - one entry of the panel's waveform table
+ * @index: in: 0 .. n-1; the ioctl fails with EINVAL past the last entry
+ * @id: waveform_mode value to pass in struct mxcfb_update_data
+ * @gray_levels: number of gray levels the waveform reproduces
+ * @flags: EPDFB_WAVEFORM_* flags
+ * @duration_ms: duration of one update at the current ambient temperature,
+ *	time_scale applied
+ * @name: NUL-terminated name, such as "GC16"
+ */
+struct epdfb_waveform_info {
+	__u32 index;
+	__u32 id;
+	__u32 gray_levels;
+	__u32 flags;
+	__u32 duration_ms;
+	char name[EPDFB_WAVEFORM_NAME_LEN];
+};
+
+#define EPDFB_GET_WAVEFORM	_IOWR('F', 0x80, struct epdfb_waveform_info)
+
+#endif /* _UAPI_EPDFB_H */
