@@ -1,0 +1,217 @@
+/*
+ * Pixels driven per pixel changed: deferred IO alone (AUTOMATIC mode, each
+ * dirty page becomes a full-width row band refreshed in full) against
+ * explicit rectangle updates (REGION mode, PARTIAL updates of what changed),
+ * on the real epdfb module at the default 1872x1404 panel size.
+ *
+ * Scenes: a 1-pixel vertical line moving across the screen, and a 200x60
+ * clock region whose digits change once. "driven" is the driver's own
+ * pixels_driven counter; "changed" is counted from the framebuffer.
+ */
+#include "epd_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LINE_STEPS  24
+#define LINE_STRIDE 8
+#define CLOCK_LEFT  1500
+#define CLOCK_TOP   100
+#define CLOCK_W     200
+#define CLOCK_H     60
+
+enum method { DEFERRED_IO, RECT_UPDATES };
+
+struct result {
+	long long changed;
+	long long driven;
+	long long updates;
+	long long flashes;
+	double panel_ms;
+};
+
+static const char *const method_names[] = {"deferred IO", "rect updates"};
+
+/* Writes a pixel and counts it when its value changes. */
+static void
+put_counted(struct epd *d, uint32_t x, uint32_t y, uint8_t v, long long *changed)
+{
+	if (epd_get(d, x, y) != v) {
+		epd_put(d, x, y, v);
+		(*changed)++;
+	}
+}
+
+static void
+fill_counted(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h, uint8_t v,
+	long long *changed)
+{
+	for (uint32_t y = top; y < top + h; y++)
+		for (uint32_t x = left; x < left + w; x++)
+			put_counted(d, x, y, v, changed);
+}
+
+/* Seven-segment digit, segments a..g as bits 0..6, in a 30x50 cell. */
+static void
+draw_digit(struct epd *d, uint32_t left, uint32_t top, int digit, long long *changed)
+{
+	static const uint8_t segments[10] = {
+		0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f};
+	static const uint32_t rects[7][4] = {
+		{4, 0, 22, 4},
+		{26, 4, 4, 20},
+		{26, 26, 4, 20},
+		{4, 46, 22, 4},
+		{0, 26, 4, 20},
+		{0, 4, 4, 20},
+		{4, 23, 22, 4},
+	};
+
+	fill_counted(d, left, top, 30, 50, 255, changed);
+	for (int s = 0; s < 7; s++)
+		if (segments[digit] & (1u << s))
+			fill_counted(d, left + rects[s][0], top + rects[s][1], rects[s][2],
+				rects[s][3], 0, changed);
+}
+
+static void
+draw_clock(struct epd *d, int hours, int minutes, long long *changed)
+{
+	const int digits[4] = {hours / 10, hours % 10, minutes / 10, minutes % 10};
+
+	for (int i = 0; i < 4; i++)
+		draw_digit(d, CLOCK_LEFT + 8 + i * 46 + (i >= 2 ? 8 : 0), CLOCK_TOP + 5, digits[i],
+			changed);
+}
+
+static void
+prepare(struct epd *d, enum method method)
+{
+	REQUIRE_RC(epd_set_auto_mode(d, method == DEFERRED_IO ? AUTO_UPDATE_MODE_AUTOMATIC_MODE
+							      : AUTO_UPDATE_MODE_REGION_MODE),
+		0);
+	epd_clear(d);
+	REQUIRE_RC(epd_wait_idle(d), 0);
+	epd_stats_reset(d);
+	epd_trace_clear(d);
+}
+
+/* Makes the panel show what was written: fsync for deferred IO. */
+static void
+flush(struct epd *d, enum method method)
+{
+	if (method == DEFERRED_IO)
+		REQUIRE_OK(fsync(d->fd));
+	REQUIRE_RC(epd_wait_idle(d), 0);
+}
+
+static void
+collect(struct epd *d, struct result *r)
+{
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(d, &trace);
+
+	r->driven = epd_stat(d, "pixels_driven");
+	r->updates = epd_stat(d, "updates_completed");
+	r->flashes = epd_stat(d, "flashes");
+	r->panel_ms = 0;
+	for (size_t i = 0; i < n; i++)
+		r->panel_ms += (trace[i].end_ns - trace[i].start_ns) / 1e6;
+	free(trace);
+}
+
+static void
+run_line(struct epd *d, enum method method, struct result *r)
+{
+	uint32_t previous = 0;
+
+	prepare(d, method);
+	memset(r, 0, sizeof(*r));
+	for (int step = 0; step < LINE_STEPS; step++) {
+		uint32_t x = 100 + step * LINE_STRIDE;
+
+		if (step)
+			fill_counted(d, previous, 0, 1, d->height, 255, &r->changed);
+		fill_counted(d, x, 0, 1, d->height, 0, &r->changed);
+		if (method == RECT_UPDATES) {
+			if (step)
+				REQUIRE_RC(
+					epd_update(d, previous, 0, 1, d->height, WAVEFORM_MODE_DU,
+						UPDATE_MODE_PARTIAL, 0, TEMP_USE_AMBIENT, 0),
+					0);
+			REQUIRE_RC(epd_update(d, x, 0, 1, d->height, WAVEFORM_MODE_DU,
+					   UPDATE_MODE_PARTIAL, 0, TEMP_USE_AMBIENT, 0),
+				0);
+		}
+		flush(d, method);
+		previous = x;
+	}
+	collect(d, r);
+}
+
+static void
+run_clock(struct epd *d, enum method method, struct result *r)
+{
+	long long ignored = 0;
+
+	prepare(d, method);
+	draw_clock(d, 12, 34, &ignored);
+	if (method == RECT_UPDATES)
+		REQUIRE_RC(epd_update(d, CLOCK_LEFT, CLOCK_TOP, CLOCK_W, CLOCK_H, WAVEFORM_MODE_DU,
+				   UPDATE_MODE_PARTIAL, 0, TEMP_USE_AMBIENT, 0),
+			0);
+	flush(d, method);
+	epd_stats_reset(d);
+	epd_trace_clear(d);
+
+	memset(r, 0, sizeof(*r));
+	draw_clock(d, 12, 35, &r->changed);
+	if (method == RECT_UPDATES)
+		REQUIRE_RC(epd_update(d, CLOCK_LEFT, CLOCK_TOP, CLOCK_W, CLOCK_H, WAVEFORM_MODE_DU,
+				   UPDATE_MODE_PARTIAL, 0, TEMP_USE_AMBIENT, 0),
+			0);
+	flush(d, method);
+	collect(d, r);
+}
+
+static void
+print_row(const char *scene, enum method method, const struct result *r)
+{
+	printf("%-22s %-13s %8lld %8lld %7lld %7lld %10.1f %14.2f\n", scene, method_names[method],
+		r->changed, r->driven, r->updates, r->flashes, r->panel_ms,
+		(double)r->driven / (double)r->changed);
+}
+
+int
+main(void)
+{
+	struct result line[2], clock[2];
+	struct epd d;
+
+	epd_begin("bench_defio_vs_rect", 600);
+	epd_open(&d, "width=1872 height=1404 bpp=8 time_scale=1");
+
+	for (int m = DEFERRED_IO; m <= RECT_UPDATES; m++) {
+		run_line(&d, m, &line[m]);
+		run_clock(&d, m, &clock[m]);
+	}
+
+	printf("\npixels driven per pixel changed, %ux%u panel (time_scale=1: panel ms are 1/100 "
+	       "of real)\n",
+		d.width, d.height);
+	printf("%-22s %-13s %8s %8s %7s %7s %10s %14s\n", "scene", "method", "changed", "driven",
+		"updates", "flashes", "panel ms", "driven/changed");
+	for (int m = DEFERRED_IO; m <= RECT_UPDATES; m++)
+		print_row("thin line, 24 moves", m, &line[m]);
+	for (int m = DEFERRED_IO; m <= RECT_UPDATES; m++)
+		print_row("clock 200x60, 1 change", m, &clock[m]);
+	printf("deferred IO drives %.0fx the pixels of rect updates on the thin line, %.0fx on the "
+	       "clock\n",
+		(double)line[DEFERRED_IO].driven / (double)line[RECT_UPDATES].driven,
+		(double)clock[DEFERRED_IO].driven / (double)clock[RECT_UPDATES].driven);
+
+	epd_close(&d);
+	return epd_end();
+}
