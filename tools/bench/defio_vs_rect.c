@@ -34,28 +34,29 @@ struct result {
 
 static const char *const method_names[] = {"deferred IO", "rect updates"};
 
-/* Writes a pixel and counts it when its value changes. */
-static void
-put_counted(struct epd *d, uint32_t x, uint32_t y, uint8_t v, long long *changed)
+/* Pixels whose value differs between the snapshot and the framebuffer. */
+static long long
+count_changed(const struct epd *d, const uint8_t *before)
 {
-	if (epd_get(d, x, y) != v) {
-		epd_put(d, x, y, v);
-		(*changed)++;
-	}
+	long long changed = 0;
+
+	for (uint32_t y = 0; y < d->height; y++)
+		for (uint32_t x = 0; x < d->width; x++)
+			changed += before[(size_t)y * d->width + x] != epd_get(d, x, y);
+	return changed;
 }
 
 static void
-fill_counted(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h, uint8_t v,
-	long long *changed)
+snapshot(const struct epd *d, uint8_t *before)
 {
-	for (uint32_t y = top; y < top + h; y++)
-		for (uint32_t x = left; x < left + w; x++)
-			put_counted(d, x, y, v, changed);
+	for (uint32_t y = 0; y < d->height; y++)
+		for (uint32_t x = 0; x < d->width; x++)
+			before[(size_t)y * d->width + x] = epd_get(d, x, y);
 }
 
 /* Seven-segment digit, segments a..g as bits 0..6, in a 30x50 cell. */
 static void
-draw_digit(struct epd *d, uint32_t left, uint32_t top, int digit, long long *changed)
+draw_digit(struct epd *d, uint32_t left, uint32_t top, int digit)
 {
 	static const uint8_t segments[10] = {
 		0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f};
@@ -69,21 +70,20 @@ draw_digit(struct epd *d, uint32_t left, uint32_t top, int digit, long long *cha
 		{4, 23, 22, 4},
 	};
 
-	fill_counted(d, left, top, 30, 50, 255, changed);
+	epd_fill(d, left, top, 30, 50, 255);
 	for (int s = 0; s < 7; s++)
 		if (segments[digit] & (1u << s))
-			fill_counted(d, left + rects[s][0], top + rects[s][1], rects[s][2],
-				rects[s][3], 0, changed);
+			epd_fill(d, left + rects[s][0], top + rects[s][1], rects[s][2], rects[s][3],
+				0);
 }
 
 static void
-draw_clock(struct epd *d, int hours, int minutes, long long *changed)
+draw_clock(struct epd *d, int hours, int minutes)
 {
 	const int digits[4] = {hours / 10, hours % 10, minutes / 10, minutes % 10};
 
 	for (int i = 0; i < 4; i++)
-		draw_digit(d, CLOCK_LEFT + 8 + i * 46 + (i >= 2 ? 8 : 0), CLOCK_TOP + 5, digits[i],
-			changed);
+		draw_digit(d, CLOCK_LEFT + 8 + i * 46 + (i >= 2 ? 8 : 0), CLOCK_TOP + 5, digits[i]);
 }
 
 static void
@@ -125,6 +125,7 @@ collect(struct epd *d, struct result *r)
 static void
 run_line(struct epd *d, enum method method, struct result *r)
 {
+	uint8_t *before = epd_alloc_image(d);
 	uint32_t previous = 0;
 
 	prepare(d, method);
@@ -132,9 +133,11 @@ run_line(struct epd *d, enum method method, struct result *r)
 	for (int step = 0; step < LINE_STEPS; step++) {
 		uint32_t x = 100 + step * LINE_STRIDE;
 
+		snapshot(d, before);
 		if (step)
-			fill_counted(d, previous, 0, 1, d->height, 255, &r->changed);
-		fill_counted(d, x, 0, 1, d->height, 0, &r->changed);
+			epd_fill(d, previous, 0, 1, d->height, 255);
+		epd_fill(d, x, 0, 1, d->height, 0);
+		r->changed += count_changed(d, before);
 		if (method == RECT_UPDATES) {
 			if (step)
 				REQUIRE_RC(
@@ -149,15 +152,16 @@ run_line(struct epd *d, enum method method, struct result *r)
 		previous = x;
 	}
 	collect(d, r);
+	free(before);
 }
 
 static void
 run_clock(struct epd *d, enum method method, struct result *r)
 {
-	long long ignored = 0;
+	uint8_t *before = epd_alloc_image(d);
 
 	prepare(d, method);
-	draw_clock(d, 12, 34, &ignored);
+	draw_clock(d, 12, 34);
 	if (method == RECT_UPDATES)
 		REQUIRE_RC(epd_update(d, CLOCK_LEFT, CLOCK_TOP, CLOCK_W, CLOCK_H, WAVEFORM_MODE_DU,
 				   UPDATE_MODE_PARTIAL, 0, TEMP_USE_AMBIENT, 0),
@@ -167,13 +171,16 @@ run_clock(struct epd *d, enum method method, struct result *r)
 	epd_trace_clear(d);
 
 	memset(r, 0, sizeof(*r));
-	draw_clock(d, 12, 35, &r->changed);
+	snapshot(d, before);
+	draw_clock(d, 12, 35);
+	r->changed = count_changed(d, before);
 	if (method == RECT_UPDATES)
 		REQUIRE_RC(epd_update(d, CLOCK_LEFT, CLOCK_TOP, CLOCK_W, CLOCK_H, WAVEFORM_MODE_DU,
 				   UPDATE_MODE_PARTIAL, 0, TEMP_USE_AMBIENT, 0),
 			0);
 	flush(d, method);
 	collect(d, r);
+	free(before);
 }
 
 static void
