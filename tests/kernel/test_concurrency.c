@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The update queue: non-overlapping updates run at the same time (up to 16),
+ * overlapping ones one after the other and are counted as collisions;
+ * QUEUE_AND_MERGE merges queued updates of the same kind that overlap or
+ * touch; SNAPSHOT takes the pixels at submission, QUEUE(_AND_MERGE) when the
+ * update starts; 1x1 updates at the corners. time_scale=100, so the updates
+ * last long enough for their overlap in time to be seen in the trace.
+ */
+#include "epd_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 400
+#define H 300
+
+static struct epd dev;
+
+struct rect {
+	uint32_t left, top, width, height;
+};
+
+static void
+fill_gray(struct epd *d, struct rect r, uint8_t base)
+{
+	for (uint32_t y = r.top; y < r.top + r.height; y++)
+		for (uint32_t x = r.left; x < r.left + r.width; x++)
+			epd_put(d, x, y, (uint8_t)(base + x * 7 + y * 3));
+}
+
+static void
+fill_checker(struct epd *d, struct rect r)
+{
+	for (uint32_t y = r.top; y < r.top + r.height; y++)
+		for (uint32_t x = r.left; x < r.left + r.width; x++)
+			epd_put(d, x, y, ((x / 8 + y / 8) & 1) ? 0 : 255);
+}
+
+static void
+submit(struct epd *d, struct rect r, uint32_t waveform, uint32_t mode, uint32_t marker)
+{
+	REQUIRE_RC(epd_update(d, r.left, r.top, r.width, r.height, waveform, mode, marker,
+			   TEMP_USE_AMBIENT, 0),
+		0);
+}
+
+static void
+wait_marker(struct epd *d, uint32_t marker, uint32_t collision)
+{
+	uint32_t got = 0xdead;
+
+	if (CHECK_RC(epd_wait(d, marker, &got), 0))
+		CHECK_MSG(got == collision, "marker %u: collision_test %u, expected %u", marker,
+			got, collision);
+}
+
+static size_t
+read_trace(struct epd *d, struct epd_trace **t)
+{
+	size_t n = epd_trace_read(d, t);
+
+	for (size_t i = 0; i < n; i++)
+		epd_trace_print(&(*t)[i]);
+	return n;
+}
+
+/* The trace entry of a marker, or NULL (reported). */
+static struct epd_trace *
+by_marker(struct epd_trace *t, size_t n, uint32_t marker)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].marker == marker)
+			return &t[i];
+	epd_fail(__FILE__, __LINE__, "no trace entry with marker %u", marker);
+	return NULL;
+}
+
+static void
+check_entry(const struct epd_trace *e, struct rect r, const char *waveform, uint32_t collided,
+	uint32_t merged)
+{
+	if (!e)
+		return;
+	CHECK_EQ(e->left, r.left);
+	CHECK_EQ(e->top, r.top);
+	CHECK_EQ(e->width, r.width);
+	CHECK_EQ(e->height, r.height);
+	CHECK_MSG(!strcmp(e->waveform, waveform), "marker %u: waveform %s, expected %s", e->marker,
+		e->waveform, waveform);
+	CHECK_EQ(e->collided, collided);
+	CHECK_EQ(e->merged, merged);
+}
+
+/* Every pair of entries overlaps in time: the latest start precedes the earliest end. */
+static void
+check_concurrent(struct epd_trace **e, size_t n, const char *what)
+{
+	uint64_t max_start = 0, min_end = UINT64_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!e[i])
+			return;
+		if (e[i]->start_ns > max_start)
+			max_start = e[i]->start_ns;
+		if (e[i]->end_ns < min_end)
+			min_end = e[i]->end_ns;
+	}
+	CHECK_MSG(max_start < min_end,
+		"%s: the updates did not run at the same time (last start %.3f ms after the "
+		"first end)",
+		what, ((double)max_start - (double)min_end) / 1e6);
+}
+
+static void
+check_after(const struct epd_trace *later, const struct epd_trace *earlier)
+{
+	if (!later || !earlier)
+		return;
+	CHECK_MSG(later->start_ns >= earlier->end_ns,
+		"marker %u started %.3f ms before marker %u ended", later->marker,
+		((double)earlier->end_ns - (double)later->start_ns) / 1e6, earlier->marker);
+}
+
+static void
+reset(struct epd *d)
+{
+	epd_stats_reset(d);
+	epd_trace_clear(d);
+}
+
+static void
+phase_disjoint(struct epd *d)
+{
+	struct rect r[4] = {
+		{0, 0, 100, 50}, {100, 0, 100, 50}, {200, 0, 100, 50}, {300, 0, 100, 50}};
+	struct epd_trace *t, *e[4];
+
+	epd_phase("four disjoint (two touching) updates run at the same time");
+	reset(d);
+	for (int i = 0; i < 4; i++)
+		fill_gray(d, r[i], (uint8_t)(i * 40));
+	for (uint32_t i = 0; i < 4; i++)
+		submit(d, r[i], WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 1 + i);
+	for (uint32_t i = 0; i < 4; i++)
+		wait_marker(d, 1 + i, 0);
+	size_t n = read_trace(d, &t);
+
+	CHECK_EQ(n, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		e[i] = by_marker(t, n, 1 + i);
+		check_entry(e[i], r[i], "GC16", 0, 0);
+	}
+	check_concurrent(e, 4, "4 disjoint updates");
+	free(t);
+	CHECK_EQ(epd_stat(d, "collisions"), 0);
+	for (int i = 0; i < 4; i++)
+		epd_model_apply(d, r[i].left, r[i].top, r[i].width, r[i].height, 16);
+	CHECK_PANEL_MODEL(d, "disjoint updates");
+}
+
+static void
+phase_limit(struct epd *d)
+{
+	struct rect r[17];
+	struct epd_trace *t, *e[17];
+	uint64_t min_end = UINT64_MAX;
+
+	epd_phase("17 disjoint updates: 16 run at once, the 17th waits for a free slot");
+	reset(d);
+	for (uint32_t i = 0; i < 17; i++) {
+		r[i] = (struct rect){i * 23, 60, 23, 40};
+		fill_gray(d, r[i], (uint8_t)(i * 15));
+	}
+	uint64_t t0 = epd_now_ns();
+
+	for (uint32_t i = 0; i < 17; i++)
+		submit(d, r[i], WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 10 + i);
+	long long in_flight = epd_stat(d, "in_flight");
+	long long queued = epd_stat(d, "queued");
+	double ms = epd_ms_since(t0);
+
+	printf("after %.1f ms: in_flight %lld, queued %lld\n", ms, in_flight, queued);
+	if (ms < 300) {
+		CHECK_EQ(in_flight, 16);
+		CHECK_EQ(queued, 1);
+	} else {
+		printf("note: too slow to sample in_flight while the updates run\n");
+	}
+	for (uint32_t i = 0; i < 17; i++)
+		wait_marker(d, 10 + i, 0);
+	size_t n = read_trace(d, &t);
+
+	CHECK_EQ(n, 17);
+	for (uint32_t i = 0; i < 17; i++) {
+		e[i] = by_marker(t, n, 10 + i);
+		check_entry(e[i], r[i], "GC16", 0, 0);
+		if (i < 16 && e[i] && e[i]->end_ns < min_end)
+			min_end = e[i]->end_ns;
+	}
+	check_concurrent(e, 16, "the first 16 updates");
+	if (e[16])
+		CHECK_MSG(e[16]->start_ns >= min_end,
+			"the 17th update started %.3f ms before the first of 16 ended",
+			((double)min_end - (double)e[16]->start_ns) / 1e6);
+	free(t);
+	CHECK_EQ(epd_stat(d, "collisions"), 0);
+	for (int i = 0; i < 17; i++)
+		epd_model_apply(d, r[i].left, r[i].top, r[i].width, r[i].height, 16);
+	CHECK_PANEL_MODEL(d, "17 updates");
+}
+
+static void
+phase_overlap(struct epd *d)
+{
+	struct rect a = {0, 110, 200, 60}, b = {100, 130, 200, 60};
+	struct epd_trace *t;
+	uint8_t *mid = epd_alloc_image(d), *panel = epd_alloc_image(d);
+
+	epd_phase("overlapping updates run one after the other");
+	reset(d);
+	fill_gray(d, (struct rect){0, 110, 300, 80}, 9);
+	submit(d, a, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 30);
+	submit(d, b, WAVEFORM_MODE_GL16, UPDATE_MODE_PARTIAL, 31);
+	wait_marker(d, 31, 1);
+	wait_marker(d, 30, 0);
+	size_t n = read_trace(d, &t);
+
+	CHECK_EQ(n, 2);
+	struct epd_trace *ea = by_marker(t, n, 30), *eb = by_marker(t, n, 31);
+
+	check_entry(ea, a, "GC16", 0, 0);
+	check_entry(eb, b, "GL16", 1, 0);
+	check_after(eb, ea);
+	free(t);
+	CHECK_EQ(epd_stat(d, "collisions"), 1);
+
+	epd_model_apply(d, a.left, a.top, a.width, a.height, 16);
+	memcpy(mid, d->model, (size_t)W * H);
+	epd_model_apply(d, b.left, b.top, b.width, b.height, 16);
+	epd_read_panel(d, panel);
+	CHECK_IMAGE_RECT(d, panel, d->model, a.left, a.top, a.width, a.height, "first (GC16)");
+	CHECK_GHOSTED_RECT(d, panel, mid, d->model, 16, b.left, b.top, b.width, b.height,
+		"second (GL16 partial)", NULL);
+	for (uint32_t y = b.top; y < b.top + b.height; y++)
+		memcpy(d->model + (size_t)y * W + b.left, panel + (size_t)y * W + b.left, b.width);
+	CHECK_PANEL_MODEL(d, "overlapping updates");
+	free(mid);
+	free(panel);
+}
+
+/*
+ * A long GC16 update on l, then u1 and u2 (DU PARTIAL), both overlapping l,
+ * then u3 (A2 PARTIAL) over u1. With merge, u1 and u2 become one update.
+ */
+static void
+merge_case(
+	struct epd *d, uint32_t scheme, struct rect l, struct rect u1, struct rect u2, uint32_t m)
+{
+	bool merge = scheme == UPDATE_SCHEME_QUEUE_AND_MERGE;
+	struct epd_trace *t;
+	uint8_t *mid = epd_alloc_image(d), *panel = epd_alloc_image(d);
+	struct rect bbox;
+
+	reset(d);
+	REQUIRE_RC(epd_set_scheme(d, scheme), 0);
+	fill_gray(d, l, 77);
+	fill_checker(d, u1);
+	fill_checker(d, u2);
+	submit(d, l, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, m);
+	submit(d, u1, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 1);
+	submit(d, u2, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 2);
+	submit(d, u1, WAVEFORM_MODE_A2, UPDATE_MODE_PARTIAL, m + 3);
+	wait_marker(d, m + 1, 1);
+	wait_marker(d, m + 2, 1);
+	wait_marker(d, m + 3, 1);
+	wait_marker(d, m, 0);
+	size_t n = read_trace(d, &t);
+	struct epd_trace *el = by_marker(t, n, m), *e3 = by_marker(t, n, m + 3);
+
+	check_entry(el, l, "GC16", 0, 0);
+	check_entry(e3, u1, "A2", 1, 0);
+	bbox.left = u1.left < u2.left ? u1.left : u2.left;
+	bbox.top = u1.top < u2.top ? u1.top : u2.top;
+	bbox.width = (u1.left + u1.width > u2.left + u2.width ? u1.left + u1.width
+							      : u2.left + u2.width) -
+		     bbox.left;
+	bbox.height = (u1.top + u1.height > u2.top + u2.height ? u1.top + u1.height
+							       : u2.top + u2.height) -
+		      bbox.top;
+	if (merge) {
+		struct epd_trace *em = NULL;
+
+		CHECK_EQ(n, 3);
+		CHECK_EQ(epd_stat(d, "updates_merged"), 1);
+		CHECK_EQ(epd_stat(d, "updates_submitted"), 4);
+		CHECK_EQ(epd_stat(d, "updates_completed"), 3);
+		for (size_t i = 0; i < n; i++)
+			if (t[i].marker == m + 1 || t[i].marker == m + 2)
+				em = &t[i];
+		CHECK_MSG(em, "no trace entry with marker %u or %u", m + 1, m + 2);
+		/* the merged update covers both rects, within their bounding box */
+		check_entry(em, bbox, "DU", 1, 1);
+		check_after(em, el);
+		check_after(e3, em);
+	} else {
+		struct epd_trace *e1 = by_marker(t, n, m + 1), *e2 = by_marker(t, n, m + 2);
+
+		CHECK_EQ(n, 4);
+		CHECK_EQ(epd_stat(d, "updates_merged"), 0);
+		CHECK_EQ(epd_stat(d, "updates_completed"), 4);
+		check_entry(e1, u1, "DU", 1, 0);
+		check_entry(e2, u2, "DU", 1, 0);
+		check_after(e1, el);
+		check_after(e2, e1);
+		check_after(e3, e2);
+	}
+	free(t);
+
+	/* l exact; then DU (u3 with A2 changes no level) leaves ghosts at most */
+	epd_model_apply(d, l.left, l.top, l.width, l.height, 16);
+	memcpy(mid, d->model, (size_t)W * H);
+	if (merge)
+		epd_model_apply(d, bbox.left, bbox.top, bbox.width, bbox.height, 2);
+	epd_model_apply(d, u1.left, u1.top, u1.width, u1.height, 2);
+	epd_model_apply(d, u2.left, u2.top, u2.width, u2.height, 2);
+	epd_read_panel(d, panel);
+	CHECK_GHOSTED_RECT(d, panel, mid, d->model, 2, 0, 0, W, H, "merge case", NULL);
+	memcpy(d->model, panel, (size_t)W * H);
+	free(mid);
+	free(panel);
+}
+
+static void
+phase_merge(struct epd *d)
+{
+	epd_phase("QUEUE_AND_MERGE: overlapping queued DU updates merge");
+	merge_case(d, UPDATE_SCHEME_QUEUE_AND_MERGE, (struct rect){0, 180, 200, 60},
+		(struct rect){48, 188, 64, 32}, (struct rect){96, 200, 64, 32}, 40);
+	epd_phase("QUEUE_AND_MERGE: touching queued DU updates merge");
+	merge_case(d, UPDATE_SCHEME_QUEUE_AND_MERGE, (struct rect){200, 180, 200, 60},
+		(struct rect){208, 192, 40, 24}, (struct rect){248, 192, 40, 24}, 50);
+	epd_phase("QUEUE: nothing merges");
+	merge_case(d, UPDATE_SCHEME_QUEUE, (struct rect){0, 180, 200, 60},
+		(struct rect){16, 184, 64, 32}, (struct rect){64, 196, 64, 32}, 60);
+	REQUIRE_RC(epd_set_scheme(d, UPDATE_SCHEME_QUEUE_AND_MERGE), 0);
+	epd_clear(d);
+}
+
+/* An update queued behind another shows the pixels of submission or of start. */
+static void
+scheme_case(struct epd *d, uint32_t scheme, const char *name, uint32_t m)
+{
+	struct rect l = {0, 240, 200, 60}, r = {40, 250, 100, 40};
+	bool snapshot = scheme == UPDATE_SCHEME_SNAPSHOT;
+	struct epd_trace *t;
+
+	epd_phase("scheme %s: pixels taken at %s", name, snapshot ? "submission" : "start");
+	reset(d);
+	REQUIRE_RC(epd_set_scheme(d, scheme), 0);
+	/* a long update that changes nothing and cannot merge with the next one */
+	epd_fill(d, l.left, l.top, l.width, l.height, 255);
+	submit(d, l, WAVEFORM_MODE_GC16, UPDATE_MODE_PARTIAL, m);
+	epd_fill(d, r.left, r.top, r.width, r.height, 0x30);
+	submit(d, r, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, m + 1);
+	epd_fill(d, r.left, r.top, r.width, r.height, 0xc0);
+	wait_marker(d, m + 1, 1);
+	wait_marker(d, m, 0);
+	size_t n = read_trace(d, &t);
+
+	CHECK_EQ(n, 2);
+	check_after(by_marker(t, n, m + 1), by_marker(t, n, m));
+	free(t);
+	epd_fill(d, l.left, l.top, l.width, l.height, 255);
+	epd_fill(d, r.left, r.top, r.width, r.height, snapshot ? 0x30 : 0xc0);
+	epd_model_apply(d, l.left, l.top, l.width, l.height, 16);
+	CHECK_PANEL_MODEL(d, name);
+}
+
+static void
+phase_corners(struct epd *d)
+{
+	struct rect r[4] = {{0, 0, 1, 1}, {W - 1, 0, 1, 1}, {0, H - 1, 1, 1}, {W - 1, H - 1, 1, 1}};
+	struct epd_trace *t;
+
+	epd_phase("1x1 updates at the four corners");
+	epd_clear(d);
+	reset(d);
+	for (int i = 0; i < 4; i++)
+		epd_fill(d, r[i].left, r[i].top, 1, 1, (uint8_t)(i * 50));
+	for (uint32_t i = 0; i < 4; i++)
+		submit(d, r[i], WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 90 + i);
+	for (uint32_t i = 0; i < 4; i++)
+		wait_marker(d, 90 + i, 0);
+	size_t n = read_trace(d, &t);
+
+	CHECK_EQ(n, 4);
+	for (uint32_t i = 0; i < 4; i++)
+		check_entry(by_marker(t, n, 90 + i), r[i], "GC16", 0, 0);
+	free(t);
+	CHECK_EQ(epd_stat(d, "pixels_driven"), 4);
+	for (int i = 0; i < 4; i++)
+		epd_model_apply(d, r[i].left, r[i].top, 1, 1, 16);
+	CHECK_PANEL_MODEL(d, "corners");
+}
+
+int
+main(void)
+{
+	struct epd *d = &dev;
+
+	epd_begin("concurrency", 120);
+	epd_phase("load with time_scale=100");
+	epd_open(d, "width=400 height=300 bpp=8 time_scale=100 auto_update=0");
+	REQUIRE_EQ(d->width, W);
+	REQUIRE_EQ(d->height, H);
+	epd_clear(d);
+
+	phase_disjoint(d);
+	phase_limit(d);
+	phase_overlap(d);
+	phase_merge(d);
+	scheme_case(d, UPDATE_SCHEME_SNAPSHOT, "SNAPSHOT", 70);
+	scheme_case(d, UPDATE_SCHEME_QUEUE, "QUEUE", 72);
+	scheme_case(d, UPDATE_SCHEME_QUEUE_AND_MERGE, "QUEUE_AND_MERGE", 74);
+	phase_corners(d);
+
+	epd_close(d);
+	CHECK_RC(epd_try_unload(), 0);
+	return epd_end();
+}
