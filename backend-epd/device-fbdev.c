@@ -1,0 +1,231 @@
+/*
+ * Framebuffer devices: epdfb (waveforms discovered through
+ * EPDFB_GET_WAVEFORM), NXP mxc_epdc_fb (same ioctls, the BSP's waveform
+ * table) and plain deferred-IO fbdev drivers, driven by writing and fsync().
+ */
+#include <epdfb.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "device.h"
+
+struct fbdev_device {
+	struct vl_epd_device base;
+	int fd;
+	size_t map_size;
+};
+
+static struct fbdev_device *
+fbdev_from_device(struct vl_epd_device *dev)
+{
+	return (struct fbdev_device *)dev;
+}
+
+static bool
+mxc_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	struct fbdev_device *fb = fbdev_from_device(dev);
+	struct mxcfb_update_data data = {
+		.update_region =
+			{
+				.top = update->rect.top,
+				.left = update->rect.left,
+				.width = update->rect.width,
+				.height = update->rect.height,
+			},
+		.waveform_mode = update->waveform,
+		.update_mode = update->full ? UPDATE_MODE_FULL : UPDATE_MODE_PARTIAL,
+		.update_marker = update->marker,
+		.temp = TEMP_USE_AMBIENT,
+		.flags = update->flags,
+	};
+	return ioctl(fb->fd, MXCFB_SEND_UPDATE, &data) == 0;
+}
+
+static int
+mxc_wait(struct vl_epd_device *dev, uint32_t marker)
+{
+	struct fbdev_device *fb = fbdev_from_device(dev);
+	struct mxcfb_update_marker_data data = {.update_marker = marker};
+
+	while (ioctl(fb->fd, MXCFB_WAIT_FOR_UPDATE_COMPLETE, &data) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Deferred IO picks the written pages up; fsync() runs it at once. */
+static bool
+plain_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	(void)update;
+	return fsync(fbdev_from_device(dev)->fd) == 0;
+}
+
+static int
+plain_wait(struct vl_epd_device *dev, uint32_t marker)
+{
+	(void)dev;
+	(void)marker;
+	return 0;
+}
+
+static void
+fbdev_destroy(struct vl_epd_device *dev)
+{
+	struct fbdev_device *fb = fbdev_from_device(dev);
+
+	if (fb->base.pixels)
+		munmap(fb->base.pixels, fb->map_size);
+	if (fb->fd >= 0)
+		close(fb->fd);
+	free(fb);
+}
+
+static const struct vl_epd_device_impl mxc_impl = {
+	.name = "mxc_epdc_fb",
+	.submit = mxc_submit,
+	.wait = mxc_wait,
+	.destroy = fbdev_destroy,
+};
+
+static const struct vl_epd_device_impl epdfb_impl = {
+	.name = "epdfb",
+	.submit = mxc_submit,
+	.wait = mxc_wait,
+	.destroy = fbdev_destroy,
+};
+
+static const struct vl_epd_device_impl plain_impl = {
+	.name = "fbdev",
+	.submit = plain_submit,
+	.wait = plain_wait,
+	.destroy = fbdev_destroy,
+};
+
+static bool
+discover_waveforms(struct fbdev_device *fb)
+{
+	struct epdfb_waveform_info info;
+
+	fb->base.n_waveforms = 0;
+	for (uint32_t i = 0; i < VL_EPD_MAX_WAVEFORMS; i++) {
+		memset(&info, 0, sizeof(info));
+		info.index = i;
+		if (ioctl(fb->fd, EPDFB_GET_WAVEFORM, &info) < 0)
+			break;
+		struct vl_epd_waveform *wf = &fb->base.waveforms[fb->base.n_waveforms++];
+		wf->id = info.id;
+		snprintf(wf->name, sizeof(wf->name), "%.*s", (int)sizeof(info.name), info.name);
+		wf->gray_levels = info.gray_levels;
+		wf->flashing = info.flags & EPDFB_WAVEFORM_FLASHING;
+		wf->flashing_full = info.flags & EPDFB_WAVEFORM_FLASHING_FULL;
+		wf->duration_ms = info.duration_ms;
+	}
+	return fb->base.n_waveforms > 0;
+}
+
+/* Updates come from the backend only: deferred IO must not add row bands. */
+static bool
+enter_region_mode(struct fbdev_device *fb)
+{
+	uint32_t mode = AUTO_UPDATE_MODE_REGION_MODE;
+	uint32_t scheme = UPDATE_SCHEME_QUEUE_AND_MERGE;
+
+	return ioctl(fb->fd, MXCFB_SET_AUTO_UPDATE_MODE, &mode) == 0 &&
+	       ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &scheme) == 0;
+}
+
+static void
+pick_driver(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix, bool plain)
+{
+	int32_t delay;
+
+	if (!plain && strncmp(fix->id, "epdfb", sizeof(fix->id)) == 0 && discover_waveforms(fb) &&
+		enter_region_mode(fb)) {
+		fb->base.impl = &epdfb_impl;
+		fb->base.has_update_ioctls = true;
+		return;
+	}
+	/* Only an EPDC driver answers this one. */
+	if (!plain && ioctl(fb->fd, MXCFB_GET_PWRDOWN_DELAY, &delay) == 0 &&
+		enter_region_mode(fb)) {
+		vl_epd_device_use_default_waveforms(&fb->base);
+		fb->base.impl = &mxc_impl;
+		fb->base.has_update_ioctls = true;
+		return;
+	}
+	/* Writes become whatever updates the driver makes of them. */
+	vl_epd_device_use_default_waveforms(&fb->base);
+	fb->base.impl = &plain_impl;
+	fb->base.has_update_ioctls = false;
+}
+
+/*
+ * Opens a framebuffer: "/dev/fbN" picks the richest driver interface it
+ * finds, "plain:/dev/fbN" uses writes and fsync() only.
+ */
+struct vl_epd_device *
+vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
+{
+	const char *path = spec;
+	bool plain = strncmp(spec, "plain:", 6) == 0;
+	struct fb_var_screeninfo var;
+	struct fb_fix_screeninfo fix;
+	struct fbdev_device *fb;
+	struct stat st;
+
+	if (plain)
+		path += 6;
+	fb = calloc(1, sizeof(*fb));
+	if (!fb) {
+		snprintf(error, error_size, "out of memory");
+		return NULL;
+	}
+	fb->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fb->fd < 0) {
+		snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
+		goto err;
+	}
+	if (fstat(fb->fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
+		ioctl(fb->fd, FBIOGET_VSCREENINFO, &var) < 0 ||
+		ioctl(fb->fd, FBIOGET_FSCREENINFO, &fix) < 0) {
+		snprintf(error, error_size, "%s is not a framebuffer device", path);
+		goto err;
+	}
+	if (var.bits_per_pixel != 8 && var.bits_per_pixel != 32) {
+		snprintf(error, error_size,
+			"%s has %u bits per pixel; only 8 (gray) and 32 (XRGB8888) are supported",
+			path, var.bits_per_pixel);
+		goto err;
+	}
+	fb->base.width = var.xres;
+	fb->base.height = var.yres;
+	fb->base.bpp = var.bits_per_pixel;
+	fb->base.stride = fix.line_length;
+	fb->map_size = (size_t)fix.line_length * var.yres;
+	fb->base.pixels = mmap(NULL, fb->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, 0);
+	if (fb->base.pixels == MAP_FAILED) {
+		fb->base.pixels = NULL;
+		snprintf(error, error_size, "cannot map %s: %s", path, strerror(errno));
+		goto err;
+	}
+	pick_driver(fb, &fix, plain);
+	snprintf(fb->base.description, sizeof(fb->base.description), "%s (%s, %ux%u, %u bpp)", path,
+		fb->base.impl->name, var.xres, var.yres, var.bits_per_pixel);
+	return &fb->base;
+
+err:
+	fb->base.impl = &plain_impl;
+	fbdev_destroy(&fb->base);
+	return NULL;
+}

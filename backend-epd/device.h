@@ -1,0 +1,82 @@
+/*
+ * Panel devices behind the e-paper backend: one small interface, four
+ * implementations (epdfb, mxc_epdc_fb, plain deferred-IO fbdev, memory).
+ */
+#ifndef VL_EPD_DEVICE_H
+#define VL_EPD_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VL_EPD_MAX_WAVEFORMS 16
+
+struct vl_epd_waveform {
+	uint32_t id;
+	char name[16];
+	uint32_t gray_levels;
+	bool flashing;      /* flashes whatever the update mode */
+	bool flashing_full; /* flashes in full mode */
+	uint32_t duration_ms;
+};
+
+struct vl_epd_rect {
+	uint32_t left, top, width, height;
+};
+
+struct vl_epd_update {
+	struct vl_epd_rect rect;
+	uint32_t waveform;
+	bool full;
+	uint32_t flags; /* EPDC_FLAG_* */
+	uint32_t marker;
+};
+
+struct vl_epd_device;
+
+struct vl_epd_device_impl {
+	const char *name;
+	/* Shows what the pixels hold in rect; the marker completes later. */
+	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
+	/* Blocks until marker completed: 0, or a negative errno. */
+	int (*wait)(struct vl_epd_device *dev, uint32_t marker);
+	void (*destroy)(struct vl_epd_device *dev);
+};
+
+/*
+ * pixels: the panel's framebuffer in its native orientation, 8-bit gray
+ * (bpp 8) or XRGB8888 (bpp 32), stride bytes a row.
+ */
+struct vl_epd_device {
+	const struct vl_epd_device_impl *impl;
+	char description[64];
+	uint32_t width, height, stride, bpp;
+	uint8_t *pixels;
+	struct vl_epd_waveform waveforms[VL_EPD_MAX_WAVEFORMS];
+	size_t n_waveforms;
+	/* Without update ioctls every submission is a write plus fsync. */
+	bool has_update_ioctls;
+};
+
+/*
+ * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer), "/dev/fbN" or
+ * "memory:WxH". On failure returns NULL and writes a message to error.
+ */
+struct vl_epd_device *vl_epd_device_open(const char *spec, char *error, size_t error_size);
+void vl_epd_device_destroy(struct vl_epd_device *dev);
+const struct vl_epd_waveform *vl_epd_device_find_waveform(
+	const struct vl_epd_device *dev, uint32_t id);
+
+/* INIT, DU, GC16, GC4, A2 and GL16 with the NXP BSP's ids and timing. */
+extern const struct vl_epd_waveform vl_epd_default_waveforms[];
+extern const size_t vl_epd_n_default_waveforms;
+void vl_epd_device_use_default_waveforms(struct vl_epd_device *dev);
+
+struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);
+struct vl_epd_device *vl_epd_memory_open(
+	uint32_t width, uint32_t height, char *error, size_t error_size);
+
+/* The memory device's record of submitted updates, for tests. */
+size_t vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **updates);
+
+#endif

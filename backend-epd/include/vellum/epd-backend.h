@@ -1,0 +1,76 @@
+/*
+ * libvellum-epd: a wlroots 0.18 backend whose outputs are e-paper panels.
+ *
+ * Each commit's damage becomes grayscale, waveform-aware panel updates; the
+ * output's frame events are held back while the panel is saturated, and its
+ * present events carry the time the panel settled.
+ */
+#ifndef VELLUM_EPD_BACKEND_H
+#define VELLUM_EPD_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+#include <wlr/backend.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/util/box.h>
+
+/* Refresh modes, as in the epaper-refresh-v1 protocol. */
+enum vl_epd_mode {
+	VL_EPD_MODE_AUTO,
+	VL_EPD_MODE_QUALITY,
+	VL_EPD_MODE_TEXT,
+	VL_EPD_MODE_FAST,
+	VL_EPD_MODE_ANIMATION,
+};
+
+enum vl_epd_dither {
+	VL_EPD_DITHER_AUTO, /* the policy decides */
+	VL_EPD_DITHER_NONE,
+	VL_EPD_DITHER_ORDERED,
+	VL_EPD_DITHER_DIFFUSION,
+};
+
+struct vl_epd_backend_options {
+	/* "auto", "/dev/fbN", "plain:/dev/fbN" (writes and fsync only) or "memory:WxH" */
+	const char *device;
+	/* Partial updates of an area before it gets a flashing refresh; 0: never. */
+	unsigned int full_refresh_every;
+	/* A flashing cleanup this long after the last update; 0: never. */
+	unsigned int idle_cleanup_ms;
+};
+
+/* Hints for an area of the next commit, in output buffer coordinates. */
+struct vl_epd_hint {
+	struct wlr_box box;
+	enum vl_epd_mode mode;
+	enum vl_epd_dither dither;
+	bool full_refresh;
+};
+
+struct vl_epd_feedback {
+	bool settled; /* false: newer content superseded this commit first */
+	struct timespec when;
+	const char *waveform; /* the main waveform that showed it */
+	bool flashed;
+};
+
+typedef void (*vl_epd_feedback_func)(const struct vl_epd_feedback *feedback, void *data);
+
+/* Creates the backend; NULL with a message in error when the device fails. */
+struct wlr_backend *vl_epd_backend_create(struct wl_event_loop *loop,
+	const struct vl_epd_backend_options *options, char *error, size_t error_size);
+bool vl_backend_is_epd(struct wlr_backend *backend);
+bool vl_output_is_epd(struct wlr_output *output);
+
+/* Attaches a hint to the output's next commit. */
+void vl_epd_output_add_hint(struct wlr_output *output, const struct vl_epd_hint *hint);
+/*
+ * Calls func once for the output's next commit: when the panel has shown it,
+ * or when newer content superseded it before it reached the panel.
+ */
+bool vl_epd_output_add_feedback(struct wlr_output *output, vl_epd_feedback_func func, void *data);
+
+#endif

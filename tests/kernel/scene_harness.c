@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+#include "scene_harness.h"
+
+#include <drm_fourcc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wlr/interfaces/wlr_buffer.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/util/log.h>
+
+#define SETTLE_TIMEOUT_MS 20000
+
+static void
+handle_frame(struct wl_listener *listener, void *data)
+{
+	struct scene_harness *h = wl_container_of(listener, h, frame);
+	(void)data;
+	h->frame_ready = true;
+}
+
+static void
+handle_new_output(struct wl_listener *listener, void *data)
+{
+	struct scene_harness *h = wl_container_of(listener, h, new_output);
+	struct wlr_output *output = data;
+	struct wlr_output_state state;
+
+	wlr_output_init_render(output, h->allocator, h->renderer);
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(&state, true);
+	wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+	h->output = output;
+	h->frame.notify = handle_frame;
+	wl_signal_add(&output->events.frame, &h->frame);
+	h->frame_ready = true;
+}
+
+bool
+scene_harness_start(struct scene_harness *h, const char *device, char *error, size_t error_size)
+{
+	struct vl_epd_backend_options options = {.device = device};
+
+	memset(h, 0, sizeof(*h));
+	wlr_log_init(WLR_ERROR, NULL);
+	h->display = wl_display_create();
+	h->loop = wl_display_get_event_loop(h->display);
+	h->backend = vl_epd_backend_create(h->loop, &options, error, error_size);
+	if (!h->backend) {
+		wl_display_destroy(h->display);
+		return false;
+	}
+	h->renderer = wlr_renderer_autocreate(h->backend);
+	h->allocator = h->renderer ? wlr_allocator_autocreate(h->backend, h->renderer) : NULL;
+	if (!h->allocator) {
+		snprintf(error, error_size, "no renderer or allocator for the backend");
+		return false;
+	}
+	h->new_output.notify = handle_new_output;
+	wl_signal_add(&h->backend->events.new_output, &h->new_output);
+	if (!wlr_backend_start(h->backend) || !h->output) {
+		snprintf(error, error_size, "the backend did not start");
+		return false;
+	}
+	h->scene = wlr_scene_create();
+	h->scene_output = wlr_scene_output_create(h->scene, h->output);
+	return true;
+}
+
+void
+scene_harness_finish(struct scene_harness *h)
+{
+	if (h->scene)
+		wlr_scene_node_destroy(&h->scene->tree.node);
+	if (h->output)
+		wl_list_remove(&h->frame.link);
+	if (h->backend) {
+		wl_list_remove(&h->new_output.link);
+		wlr_backend_destroy(h->backend);
+	}
+	if (h->allocator)
+		wlr_allocator_destroy(h->allocator);
+	if (h->renderer)
+		wlr_renderer_destroy(h->renderer);
+	if (h->display)
+		wl_display_destroy(h->display);
+}
+
+struct wlr_scene_rect *
+scene_harness_rect(struct scene_harness *h, int x, int y, int width, int height, uint8_t gray)
+{
+	const float value = gray / 255.0f;
+	const float color[4] = {value, value, value, 1.0f};
+	struct wlr_scene_rect *rect = wlr_scene_rect_create(&h->scene->tree, width, height, color);
+
+	wlr_scene_node_set_position(&rect->node, x, y);
+	return rect;
+}
+
+struct image_buffer {
+	struct wlr_buffer base;
+	uint32_t *pixels;
+};
+
+static void
+image_destroy(struct wlr_buffer *buffer)
+{
+	struct image_buffer *image = wl_container_of(buffer, image, base);
+
+	free(image->pixels);
+	free(image);
+}
+
+static bool
+image_begin_access(
+	struct wlr_buffer *buffer, uint32_t flags, void **data, uint32_t *format, size_t *stride)
+{
+	struct image_buffer *image = wl_container_of(buffer, image, base);
+	(void)flags;
+
+	*data = image->pixels;
+	*format = DRM_FORMAT_XRGB8888;
+	*stride = (size_t)buffer->width * 4;
+	return true;
+}
+
+static void
+image_end_access(struct wlr_buffer *buffer)
+{
+	(void)buffer;
+}
+
+static const struct wlr_buffer_impl image_impl = {
+	.destroy = image_destroy,
+	.begin_data_ptr_access = image_begin_access,
+	.end_data_ptr_access = image_end_access,
+};
+
+struct wlr_scene_buffer *
+scene_harness_image(
+	struct scene_harness *h, int x, int y, int width, int height, const uint8_t *gray)
+{
+	struct image_buffer *image = calloc(1, sizeof(*image));
+
+	if (!image || !(image->pixels = malloc((size_t)width * height * 4))) {
+		free(image);
+		return NULL;
+	}
+	for (size_t i = 0; i < (size_t)width * height; i++)
+		image->pixels[i] = 0xff000000u | gray[i] * 0x010101u;
+	wlr_buffer_init(&image->base, &image_impl, width, height);
+	struct wlr_scene_buffer *node = wlr_scene_buffer_create(&h->scene->tree, &image->base);
+	/* The node holds its own reference. */
+	wlr_buffer_drop(&image->base);
+	if (node)
+		wlr_scene_node_set_position(&node->node, x, y);
+	return node;
+}
+
+void
+scene_harness_set_gray(struct wlr_scene_rect *rect, uint8_t gray)
+{
+	const float value = gray / 255.0f;
+	const float color[4] = {value, value, value, 1.0f};
+
+	wlr_scene_rect_set_color(rect, color);
+}
+
+static void
+handle_feedback(const struct vl_epd_feedback *feedback, void *data)
+{
+	struct scene_harness *h = data;
+
+	h->last_feedback = *feedback;
+	h->feedback_received = true;
+}
+
+static bool
+run_until(struct scene_harness *h, bool *flag)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!*flag) {
+		wl_display_flush_clients(h->display);
+		if (wl_event_loop_dispatch(h->loop, 100) < 0)
+			return false;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >
+			SETTLE_TIMEOUT_MS)
+			return false;
+	}
+	return true;
+}
+
+bool
+scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback)
+{
+	if (!run_until(h, &h->frame_ready))
+		return false;
+	h->frame_ready = false;
+	h->feedback_received = false;
+	vl_epd_output_add_feedback(h->output, handle_feedback, h);
+	if (!wlr_scene_output_commit(h->scene_output, NULL))
+		return false;
+	if (!run_until(h, &h->feedback_received))
+		return false;
+	*feedback = h->last_feedback;
+	return true;
+}

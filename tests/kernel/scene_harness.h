@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A wlroots scene on the e-paper backend, for the backend's VM tests: rect
+ * nodes drawn into the panel with no Wayland client.
+ */
+#ifndef SCENE_HARNESS_H
+#define SCENE_HARNESS_H
+
+#include <stdbool.h>
+#include <vellum/epd-backend.h>
+#include <wlr/types/wlr_scene.h>
+
+struct scene_harness {
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct wlr_backend *backend;
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_output *output;
+	struct wlr_scene *scene;
+	struct wlr_scene_output *scene_output;
+	struct wl_listener new_output;
+	struct wl_listener frame;
+	bool frame_ready;
+	struct vl_epd_feedback last_feedback;
+	bool feedback_received;
+};
+
+/* Starts the backend on device; false with a message in error on failure. */
+bool scene_harness_start(
+	struct scene_harness *h, const char *device, char *error, size_t error_size);
+void scene_harness_finish(struct scene_harness *h);
+struct wlr_scene_rect *scene_harness_rect(
+	struct scene_harness *h, int x, int y, int width, int height, uint8_t gray);
+/* An image node: gray pixels (width * height) shown through a shm-like buffer. */
+struct wlr_scene_buffer *scene_harness_image(
+	struct scene_harness *h, int x, int y, int width, int height, const uint8_t *gray);
+void scene_harness_set_gray(struct wlr_scene_rect *rect, uint8_t gray);
+/* Commits the scene and runs the loop until the panel settled that commit. */
+bool scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback);
+
+#endif

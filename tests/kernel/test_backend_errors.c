@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The e-paper backend refuses what it cannot drive with a clear message and
+ * no crash: a missing device, a device that is not a framebuffer, a
+ * framebuffer of an unsupported depth (vfb switched to 16 bpp), a malformed
+ * device specification.
+ */
+#include "epd_test.h"
+
+#include <fcntl.h>
+#include <linux/fb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <vellum/epd-backend.h>
+#include <wayland-server-core.h>
+
+static void
+expect_refused(struct wl_event_loop *loop, const char *device, const char *message)
+{
+	struct vl_epd_backend_options options = {.device = device};
+	char error[256] = "";
+	struct wlr_backend *backend = vl_epd_backend_create(loop, &options, error, sizeof(error));
+
+	CHECK_MSG(backend == NULL, "%s: the backend was created", device);
+	CHECK_MSG(strstr(error, message), "%s: error \"%s\" does not say \"%s\"", device, error,
+		message);
+	printf("%s: %s\n", device, error);
+	if (backend)
+		wlr_backend_destroy(backend);
+}
+
+/* The vfb framebuffer's node, after switching it to 16 bits per pixel. */
+static bool
+vfb_at_16bpp(char *path, size_t size)
+{
+	char name[64];
+
+	if (system("modprobe vfb vfb_enable=1") != 0)
+		return false;
+	for (int i = 0; i < 32; i++) {
+		snprintf(name, sizeof(name), "/sys/class/graphics/fb%d/name", i);
+		char *text = epd_read_file(name, NULL);
+		bool vfb = text && strstr(text, "Virtual FB");
+		free(text);
+		if (!vfb)
+			continue;
+		snprintf(path, size, "/dev/fb%d", i);
+		int fd = open(path, O_RDWR | O_CLOEXEC);
+		struct fb_var_screeninfo var;
+		bool ok = fd >= 0 && ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0;
+		if (ok) {
+			var.bits_per_pixel = 16;
+			ok = ioctl(fd, FBIOPUT_VSCREENINFO, &var) == 0 &&
+			     ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0 && var.bits_per_pixel == 16;
+		}
+		if (fd >= 0)
+			close(fd);
+		return ok;
+	}
+	return false;
+}
+
+int
+main(void)
+{
+	struct wl_display *display;
+	char vfb[32];
+
+	epd_begin("backend_errors", 120);
+	display = wl_display_create();
+	struct wl_event_loop *loop = wl_display_get_event_loop(display);
+
+	epd_phase("missing and wrong devices");
+	expect_refused(loop, "/dev/fb29", "cannot open /dev/fb29");
+	expect_refused(loop, "/dev/null", "not a framebuffer");
+	expect_refused(loop, "/etc/hostname", "not a framebuffer");
+	expect_refused(loop, "memory:0x10", "out of range");
+	expect_refused(loop, "memory:wide", "expected memory:WIDTHxHEIGHT");
+
+	epd_phase("no e-paper framebuffer for auto");
+	epd_try_unload();
+	expect_refused(loop, "auto", "no e-paper framebuffer");
+
+	epd_phase("unsupported depth");
+	REQUIRE_MSG(vfb_at_16bpp(vfb, sizeof(vfb)), "cannot set up vfb at 16 bpp");
+	expect_refused(loop, vfb, "16 bits per pixel");
+	CHECK_EQ(system("rmmod vfb"), 0);
+
+	wl_display_destroy(display);
+	return epd_end();
+}
