@@ -77,6 +77,7 @@ struct vl_epd_output {
 	size_t flushes_in_flight;
 	bool frame_held;
 	struct wl_event_source *frame_idle;
+	struct wl_event_source *cleanup_timer; /* armed only while ghosts wait */
 	struct vl_epd_flush_state *flush_state;
 };
 
@@ -97,5 +98,9 @@ struct vl_epd_flush_state *vl_epd_flush_state_create(
 void vl_epd_flush_state_destroy(struct vl_epd_flush_state *state);
 uint32_t vl_epd_flush(
 	struct vl_epd_output *output, size_t *n_markers, const char **waveform, bool *flashed);
+/* Whether ghosts wait for an idle cleanup, and after how long. */
+bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
+/* Submits the flashing cleanup refresh; returns its marker, 0 if none. */
+uint32_t vl_epd_cleanup(struct vl_epd_output *output, size_t *n_markers);
 
 #endif

@@ -1,17 +1,18 @@
 /*
- * One flush: the region committed since the last one becomes panel updates.
- *
- * gray shadow -> diff against what was sent -> classify -> waveform (policy
- * and hints) -> merge -> ghost promotion -> quantize/dither into the
- * framebuffer -> MXCFB_SEND_UPDATE with consecutive markers.
+ * One flush: the region committed since the last one becomes panel updates,
+ * through the stages of the update pipeline (vellum/epd-pipeline.h): diff
+ * against what was sent, classify, choose the waveform from policy and
+ * hints, merge, promote to a flashing refresh where ghosts built up, dither
+ * into the framebuffer, and submit with consecutive markers.
  */
 #include <epdfb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <vellum/epd-pipeline.h>
 #include <wlr/util/log.h>
 
 #include "backend.h"
-#include "pipeline.h"
 
 #define MAX_RECTS_PER_FLUSH 16
 
@@ -19,36 +20,54 @@ struct vl_epd_flush_state {
 	struct vl_epd_ghost *ghost;
 	struct vl_epd_merge_options merge;
 	struct vl_epd_waveform_table table;
+	uint8_t *scratch; /* dithered pixels for a 32 bpp framebuffer */
 	bool panel_known;
 };
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+}
 
 struct vl_epd_flush_state *
 vl_epd_flush_state_create(
 	const struct vl_epd_device *device, const struct vl_epd_backend_options *options)
 {
 	struct vl_epd_flush_state *state = calloc(1, sizeof(*state));
+	struct vl_epd_ghost_options ghost;
 
 	if (!state)
 		return NULL;
-	state->ghost = vl_epd_ghost_create(device->width, device->height,
-		options->full_refresh_every, options->idle_cleanup_ms);
-	if (!state->ghost) {
-		free(state);
+	vl_epd_ghost_options_default(&ghost, device->width, device->height);
+	if (options->full_refresh_every > 0)
+		ghost.full_refresh_every = options->full_refresh_every;
+	ghost.idle_cleanup_ms = options->idle_cleanup_ms;
+	state->ghost = vl_epd_ghost_create(&ghost);
+	if (device->bpp == 32)
+		state->scratch = malloc((size_t)device->width * device->height);
+	if (!state->ghost || (device->bpp == 32 && !state->scratch)) {
+		vl_epd_flush_state_destroy(state);
 		return NULL;
 	}
 	state->merge = (struct vl_epd_merge_options){
 		.panel_width = device->width,
 		.panel_height = device->height,
-		.align = 1,
 		.update_cost = 4096,
 		.max_rects = MAX_RECTS_PER_FLUSH,
 	};
 	state->table.n = device->n_waveforms;
 	for (size_t i = 0; i < device->n_waveforms; i++) {
-		state->table.entries[i] = (struct vl_epd_waveform_entry){
-			.id = device->waveforms[i].id,
-			.gray_levels = device->waveforms[i].gray_levels,
-		};
+		const struct vl_epd_waveform *wf = &device->waveforms[i];
+		struct vl_epd_waveform_entry *entry = &state->table.entries[i];
+		entry->id = wf->id;
+		memcpy(entry->name, wf->name, sizeof(entry->name));
+		entry->levels = wf->gray_levels;
+		entry->flashing = wf->flashing;
+		entry->flashing_full = wf->flashing_full;
 	}
 	return state;
 }
@@ -59,7 +78,14 @@ vl_epd_flush_state_destroy(struct vl_epd_flush_state *state)
 	if (!state)
 		return;
 	vl_epd_ghost_destroy(state->ghost);
+	free(state->scratch);
 	free(state);
+}
+
+static struct vl_epd_gray
+gray_view(uint8_t *data, const struct vl_epd_device *dev)
+{
+	return (struct vl_epd_gray){data, dev->width, dev->height, dev->width};
 }
 
 static const struct vl_epd_hint *
@@ -67,8 +93,7 @@ hint_for(const struct wl_array *hints, const pixman_box32_t *box)
 {
 	const struct vl_epd_hint *hint, *found = NULL;
 
-	wl_array_for_each(hint, hints)
-	{
+	wl_array_for_each (hint, hints) {
 		if (box->x1 < hint->box.x + hint->box.width && hint->box.x < box->x2 &&
 			box->y1 < hint->box.y + hint->box.height && hint->box.y < box->y2)
 			found = hint;
@@ -78,40 +103,58 @@ hint_for(const struct wl_array *hints, const pixman_box32_t *box)
 
 /* The unsent region as rects of pixels that changed, each with its waveform. */
 static size_t
-plan_updates(struct vl_epd_output *output, struct vl_epd_flush_state *state,
-	struct vl_epd_plan *plans, size_t capacity)
+plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t capacity)
 {
+	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
-	int n_boxes;
-	const pixman_box32_t *boxes = pixman_region32_rectangles(&output->unsent, &n_boxes);
-	size_t n = 0;
+	struct vl_epd_gray cur = gray_view(output->gray, dev), sent = gray_view(output->sent, dev);
+	pixman_box32_t boxes[MAX_RECTS_PER_FLUSH * 4];
+	size_t n = vl_epd_diff(&cur, &sent, &output->unsent, boxes,
+		capacity < MAX_RECTS_PER_FLUSH * 4 ? capacity : MAX_RECTS_PER_FLUSH * 4);
 
-	for (int i = 0; i < n_boxes && n < capacity; i++) {
-		pixman_box32_t changed;
-		if (!vl_epd_diff_box(output->gray, output->sent, dev->width, &boxes[i], &changed))
-			continue;
-		const struct vl_epd_hint *hint = hint_for(&output->hints, &changed);
-		struct vl_epd_plan *plan = &plans[n++];
-		plan->box = changed;
-		plan->content = vl_epd_classify(output->gray, dev->width, &changed);
+	for (size_t i = 0; i < n; i++) {
+		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
+		struct vl_epd_plan *plan = &plans[i];
+		plan->box = boxes[i];
+		plan->content = vl_epd_classify(&cur, &boxes[i]);
 		plan->choice = vl_epd_choose_waveform(&state->table, plan->content,
 			hint ? hint->mode : VL_EPD_MODE_AUTO,
 			hint ? hint->dither : VL_EPD_DITHER_AUTO);
-		plan->full = hint && hint->full_refresh;
+		plan->full = false;
+		if (hint && hint->full_refresh) {
+			plan->choice = vl_epd_choose_flashing(&state->table);
+			plan->full = true;
+		}
 	}
 	return vl_epd_merge(plans, n, &state->merge);
 }
 
+/* Dithers the plan's pixels of src into the framebuffer. */
 static void
-write_pixels(struct vl_epd_output *output, const struct vl_epd_plan *plan, uint32_t levels)
+write_pixels(struct vl_epd_output *output, const struct vl_epd_plan *plan, const uint8_t *src)
 {
+	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
+	struct vl_epd_gray from = gray_view((uint8_t *)src, dev);
 
-	vl_epd_quantize(dev->pixels, dev->stride, dev->bpp, output->gray, dev->width, &plan->box,
-		levels, plan->choice.dither);
-	for (int32_t y = plan->box.y1; y < plan->box.y2; y++) {
-		size_t offset = (size_t)y * dev->width + plan->box.x1;
-		memcpy(output->sent + offset, output->gray + offset, plan->box.x2 - plan->box.x1);
+	if (dev->bpp == 8) {
+		struct vl_epd_gray fb = {dev->pixels, dev->width, dev->height, dev->stride};
+		vl_epd_dither(&fb, &from, &plan->box, plan->choice.levels, plan->choice.dither);
+		return;
+	}
+	struct vl_epd_gray scratch = gray_view(state->scratch, dev);
+	vl_epd_dither(&scratch, &from, &plan->box, plan->choice.levels, plan->choice.dither);
+	vl_epd_gray_expand(dev->pixels, dev->stride, &scratch, &plan->box);
+}
+
+static void
+mark_sent(struct vl_epd_output *output, const pixman_box32_t *box)
+{
+	const uint32_t width = output->device->width;
+
+	for (int32_t y = box->y1; y < box->y2; y++) {
+		size_t offset = (size_t)y * width + box->x1;
+		memcpy(output->sent + offset, output->gray + offset, box->x2 - box->x1);
 	}
 }
 
@@ -139,18 +182,50 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan)
 	return true;
 }
 
+static uint32_t
+last_marker(const struct vl_epd_output *output)
+{
+	return output->next_marker == 1 ? UINT32_MAX : output->next_marker - 1;
+}
+
+static bool
+flashes(const struct vl_epd_flush_state *state, const struct vl_epd_plan *plan)
+{
+	const struct vl_epd_waveform_entry *wf =
+		vl_epd_waveform_find(&state->table, plan->choice.waveform);
+
+	return wf && (wf->flashing || (plan->full && wf->flashing_full));
+}
+
 /*
- * A change of half the panel or more is a new page: it gets a flashing GC16,
- * as on e-readers, since the ghost of a whole page would be plain to see.
- * Animation keeps its fast waveform.
+ * A change of half the panel or more is a new page: it gets a flashing
+ * refresh, as on e-readers, since the ghost of a whole page would be plain
+ * to see. Animation keeps its fast waveform.
  */
 static bool
 is_page_turn(const struct vl_epd_device *dev, const struct vl_epd_plan *plan)
 {
-	uint64_t area = (uint64_t)(plan->box.x2 - plan->box.x1) * (plan->box.y2 - plan->box.y1);
-
 	return plan->choice.waveform != WAVEFORM_MODE_A2 &&
-	       area * 2 >= (uint64_t)dev->width * dev->height;
+	       vl_epd_box_area(&plan->box) * 2 >= (uint64_t)dev->width * dev->height;
+}
+
+static void
+promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struct vl_epd_plan *plan)
+{
+	pixman_box32_t promoted;
+
+	if (is_page_turn(dev, plan)) {
+		plan->choice = vl_epd_choose_flashing(&state->table);
+		plan->full = true;
+		return;
+	}
+	/* Animation puts its promotion off to the idle cleanup. */
+	if (plan->choice.waveform == WAVEFORM_MODE_A2 || plan->full ||
+		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
+		return;
+	plan->box = promoted;
+	plan->choice = vl_epd_choose_flashing(&state->table);
+	plan->full = true;
 }
 
 uint32_t
@@ -168,39 +243,81 @@ vl_epd_flush(struct vl_epd_output *output, size_t *n_markers, const char **wavef
 		plans[0] = (struct vl_epd_plan){
 			.box = {0, 0, dev->width, dev->height},
 			.content = VL_EPD_CONTENT_IMAGE,
-			.choice = {.waveform = WAVEFORM_MODE_GC16, .dither = VL_EPD_DITHER_NONE},
+			.choice = vl_epd_choose_flashing(&state->table),
 			.full = true,
 		};
 		n = 1;
 		state->panel_known = true;
 	} else {
-		n = plan_updates(output, state, plans, sizeof(plans) / sizeof(plans[0]));
+		n = plan_updates(output, plans, sizeof(plans) / sizeof(plans[0]));
 	}
 
 	uint32_t last = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
-		if (is_page_turn(dev, plan) || vl_epd_ghost_promote(state->ghost, &plan->box,
-						       plan->choice.waveform, plan->full)) {
-			plan->choice.waveform = WAVEFORM_MODE_GC16;
-			plan->full = true;
-		}
-		const struct vl_epd_waveform *wf =
-			vl_epd_device_find_waveform(dev, plan->choice.waveform);
-		if (!wf)
-			continue;
-		write_pixels(output, plan, wf->gray_levels);
+		promote(state, dev, plan);
+		/* A promoted box may reach past what changed: send it what was committed. */
+		mark_sent(output, &plan->box);
+		write_pixels(output, plan, output->sent);
 		if (!submit(output, plan))
 			continue;
-		vl_epd_ghost_record(state->ghost, &plan->box, wf->id, plan->full,
-			wf->flashing || (plan->full && wf->flashing_full));
-		last = output->next_marker == 1 ? UINT32_MAX : output->next_marker - 1;
+		bool flashing = flashes(state, plan);
+		vl_epd_ghost_record(
+			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
+		last = last_marker(output);
+		const struct vl_epd_waveform_entry *wf =
+			vl_epd_waveform_find(&state->table, plan->choice.waveform);
+		if (i == 0)
+			*waveform = wf ? wf->name : "AUTO";
 		(*n_markers)++;
-		if (!*waveform || i == 0)
-			*waveform = wf->name;
-		*flashed |= wf->flashing || (plan->full && wf->flashing_full);
+		*flashed |= flashing;
 	}
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
+	return last;
+}
+
+bool
+vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms)
+{
+	uint64_t deadline;
+	int64_t left = vl_epd_ghost_cleanup(output->flush_state->ghost, now_ms(), &deadline, NULL);
+
+	if (left < 0)
+		return false;
+	/* A zero delay would disarm the timer. */
+	*delay_ms = left > 0 ? (unsigned int)left : 1;
+	return true;
+}
+
+uint32_t
+vl_epd_cleanup(struct vl_epd_output *output, size_t *n_markers)
+{
+	struct vl_epd_flush_state *state = output->flush_state;
+	pixman_region32_t area;
+	uint64_t deadline;
+	uint32_t last = 0;
+
+	*n_markers = 0;
+	pixman_region32_init(&area);
+	if (vl_epd_ghost_cleanup(state->ghost, now_ms(), &deadline, &area) < 0 ||
+		!pixman_region32_not_empty(&area))
+		goto out;
+	struct vl_epd_plan plan = {
+		.box = *pixman_region32_extents(&area),
+		.content = VL_EPD_CONTENT_IMAGE,
+		.choice = vl_epd_choose_flashing(&state->table),
+		.full = true,
+	};
+	vl_epd_box_clip(&plan.box, output->device->width, output->device->height);
+	/* The panel is cleaned to what it was sent, not to newer content. */
+	write_pixels(output, &plan, output->sent);
+	if (!submit(output, &plan))
+		goto out;
+	vl_epd_ghost_record(state->ghost, &plan.box, plan.choice.waveform, true, now_ms());
+	*n_markers = 1;
+	last = last_marker(output);
+out:
+	pixman_region32_fini(&area);
 	return last;
 }

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <vellum/epd-pipeline.h>
 #include <wlr/interfaces/wlr_buffer.h>
 #include <wlr/render/swapchain.h>
 #include <wlr/util/log.h>
 
 #include "backend.h"
-#include "pipeline.h"
 
 static const uint32_t SUPPORTED_OUTPUT_STATE = WLR_OUTPUT_STATE_BACKEND_OPTIONAL |
 					       WLR_OUTPUT_STATE_BUFFER | WLR_OUTPUT_STATE_MODE |
@@ -140,7 +140,8 @@ finish_commit(struct vl_epd_output *output, struct vl_epd_commit *commit, bool s
 		.flashed = commit->flashed,
 	};
 	struct vl_epd_feedback_entry *entry;
-	wl_array_for_each(entry, &commit->feedback) entry->func(&feedback, entry->data);
+	wl_array_for_each (entry, &commit->feedback)
+		entry->func(&feedback, entry->data);
 
 	struct wlr_output_event_present present = {
 		.output = &output->base,
@@ -156,14 +157,8 @@ finish_commit(struct vl_epd_output *output, struct vl_epd_commit *commit, bool s
 }
 
 static void
-flush(struct vl_epd_output *output)
+track_markers(struct vl_epd_output *output, uint32_t last, size_t n_markers)
 {
-	size_t n_markers = 0;
-	const char *waveform = NULL;
-	bool flashed = false;
-	uint32_t last = vl_epd_flush(output, &n_markers, &waveform, &flashed);
-	struct vl_epd_commit *commit, *tmp;
-
 	if (n_markers > 0) {
 		struct flush_record *record = wl_array_add(&output->flushes, sizeof(*record));
 		if (record) {
@@ -177,8 +172,19 @@ flush(struct vl_epd_output *output)
 				vl_epd_completion_add(&output->completion, m);
 		}
 	}
-	wl_list_for_each_safe(commit, tmp, &output->commits, link)
-	{
+}
+
+static void
+flush(struct vl_epd_output *output)
+{
+	size_t n_markers = 0;
+	const char *waveform = NULL;
+	bool flashed = false;
+	uint32_t last = vl_epd_flush(output, &n_markers, &waveform, &flashed);
+	struct vl_epd_commit *commit, *tmp;
+
+	track_markers(output, last, n_markers);
+	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
 		if (commit->last_marker != 0)
 			continue;
 		if (n_markers == 0) {
@@ -199,8 +205,7 @@ handle_marker_done(uint32_t marker, void *data)
 	struct flush_record *record, *done = NULL;
 	struct vl_epd_commit *commit, *tmp;
 
-	wl_array_for_each(record, &output->flushes)
-	{
+	wl_array_for_each (record, &output->flushes) {
 		if (marker - record->first_marker <= record->last_marker - record->first_marker) {
 			record->left--;
 			if (record->left == 0)
@@ -211,9 +216,9 @@ handle_marker_done(uint32_t marker, void *data)
 	if (!done)
 		return;
 
-	wl_list_for_each_safe(
-		commit, tmp, &output->commits, link) if (commit->last_marker == done->last_marker)
-		finish_commit(output, commit, true);
+	wl_list_for_each_safe (commit, tmp, &output->commits, link)
+		if (commit->last_marker == done->last_marker)
+			finish_commit(output, commit, true);
 
 	/* Drop the record; order does not matter. */
 	struct flush_record *last =
@@ -226,6 +231,24 @@ handle_marker_done(uint32_t marker, void *data)
 		flush(output);
 	if (output->frame_held)
 		schedule_frame(output);
+
+	unsigned int delay_ms;
+	if (output->flushes_in_flight == 0 && output->cleanup_timer &&
+		vl_epd_cleanup_due(output, &delay_ms))
+		wl_event_source_timer_update(output->cleanup_timer, delay_ms);
+}
+
+static int
+handle_cleanup_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+	size_t n_markers;
+
+	if (output->flushes_in_flight > 0 || pixman_region32_not_empty(&output->unsent))
+		return 0;
+	uint32_t last = vl_epd_cleanup(output, &n_markers);
+	track_markers(output, last, n_markers);
+	return 0;
 }
 
 static bool
@@ -248,10 +271,8 @@ read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state)
 	else
 		pixman_region32_init_rect(&damage, 0, 0, dev->width, dev->height);
 
-	int n_boxes;
-	const pixman_box32_t *boxes = pixman_region32_rectangles(&damage, &n_boxes);
-	for (int i = 0; i < n_boxes; i++)
-		vl_epd_gray_convert(output->gray, dev->width, data, stride, &boxes[i]);
+	struct vl_epd_gray gray = {output->gray, dev->width, dev->height, dev->width};
+	vl_epd_gray_convert_region(&gray, data, stride, &damage);
 	wlr_buffer_end_data_ptr_access(state->buffer);
 
 	pixman_region32_union(&output->unsent, &output->unsent, &damage);
@@ -276,9 +297,14 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 		return false;
 	}
 
+	/* New content restarts the idle time. */
+	if (output->cleanup_timer)
+		wl_event_source_timer_update(output->cleanup_timer, 0);
+
 	/* Content not sent yet is superseded: the panel will show the newest. */
-	wl_list_for_each_safe(commit, tmp, &output->commits, link) if (commit->last_marker == 0)
-		finish_commit(output, commit, false);
+	wl_list_for_each_safe (commit, tmp, &output->commits, link)
+		if (commit->last_marker == 0)
+			finish_commit(output, commit, false);
 
 	new_commit->seq = wlr_output->commit_seq + 1;
 	new_commit->feedback = output->next_feedback;
@@ -303,14 +329,15 @@ output_destroy(struct wlr_output *wlr_output)
 	struct vl_epd_commit *commit, *tmp;
 
 	vl_epd_completion_finish(&output->completion);
-	wl_list_for_each_safe(commit, tmp, &output->commits, link)
-	{
+	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
 		wl_list_remove(&commit->link);
 		wl_array_release(&commit->feedback);
 		free(commit);
 	}
 	if (output->frame_idle)
 		wl_event_source_remove(output->frame_idle);
+	if (output->cleanup_timer)
+		wl_event_source_remove(output->cleanup_timer);
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
 	wl_array_release(&output->next_hints);
@@ -355,6 +382,12 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	wl_array_init(&output->flushes);
 	wl_list_init(&output->commits);
 	output->next_marker = 1;
+	if (backend->options.idle_cleanup_ms > 0) {
+		output->cleanup_timer =
+			wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
+		if (!output->cleanup_timer)
+			goto err;
+	}
 	if (!vl_epd_completion_init(
 		    &output->completion, dev, backend->loop, handle_marker_done, output))
 		goto err;

@@ -45,11 +45,18 @@ scene_harness_start(struct scene_harness *h, const char *device, char *error, si
 {
 	struct vl_epd_backend_options options = {.device = device};
 
+	return scene_harness_start_with(h, &options, error, error_size);
+}
+
+bool
+scene_harness_start_with(struct scene_harness *h, const struct vl_epd_backend_options *options,
+	char *error, size_t error_size)
+{
 	memset(h, 0, sizeof(*h));
 	wlr_log_init(WLR_ERROR, NULL);
 	h->display = wl_display_create();
 	h->loop = wl_display_get_event_loop(h->display);
-	h->backend = vl_epd_backend_create(h->loop, &options, error, error_size);
+	h->backend = vl_epd_backend_create(h->loop, options, error, error_size);
 	if (!h->backend) {
 		wl_display_destroy(h->display);
 		return false;
@@ -211,4 +218,27 @@ scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback)
 		return false;
 	*feedback = h->last_feedback;
 	return true;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+int
+scene_harness_idle(struct scene_harness *h, int ms)
+{
+	int64_t end = now_ms() + ms;
+	int early = 0;
+
+	for (int64_t left = ms; left > 0; left = end - now_ms()) {
+		wl_event_loop_dispatch(h->loop, (int)left);
+		if (end - now_ms() > 5)
+			early++;
+	}
+	return early;
 }

@@ -29,6 +29,10 @@ struct scene_harness {
 /* Starts the backend on device; false with a message in error on failure. */
 bool scene_harness_start(
 	struct scene_harness *h, const char *device, char *error, size_t error_size);
+bool scene_harness_start_with(struct scene_harness *h, const struct vl_epd_backend_options *options,
+	char *error, size_t error_size);
+/* Runs the event loop for ms milliseconds; returns how many dispatches woke early. */
+int scene_harness_idle(struct scene_harness *h, int ms);
 void scene_harness_finish(struct scene_harness *h);
 struct wlr_scene_rect *scene_harness_rect(
 	struct scene_harness *h, int x, int y, int width, int height, uint8_t gray);

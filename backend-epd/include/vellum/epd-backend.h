@@ -11,27 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
+#include <vellum/epd-mode.h>
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 #include <wlr/backend.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/box.h>
-
-/* Refresh modes, as in the epaper-refresh-v1 protocol. */
-enum vl_epd_mode {
-	VL_EPD_MODE_AUTO,
-	VL_EPD_MODE_QUALITY,
-	VL_EPD_MODE_TEXT,
-	VL_EPD_MODE_FAST,
-	VL_EPD_MODE_ANIMATION,
-};
-
-enum vl_epd_dither {
-	VL_EPD_DITHER_AUTO, /* the policy decides */
-	VL_EPD_DITHER_NONE,
-	VL_EPD_DITHER_ORDERED,
-	VL_EPD_DITHER_DIFFUSION,
-};
 
 struct vl_epd_backend_options {
 	/* "auto", "/dev/fbN", "plain:/dev/fbN" (writes and fsync only) or "memory:WxH" */

@@ -1,0 +1,349 @@
+/*
+ * The e-paper update pipeline: pure functions from a frame's damage to the
+ * panel updates that show it, one stage per file.
+ *
+ *   gray      XRGB8888 -> 8-bit luma, into a panel-sized gray shadow
+ *   diff      damage -> the rects of pixels that differ from what was sent
+ *   classify  a rect's content: black and white, few grays, or an image
+ *   waveform  content + client hint + the device's table -> waveform, dither
+ *   merge     fewer, aligned updates when one costs less than two
+ *   ghost     ghost debt per area: flashing promotions and idle cleanup
+ *   dither    quantize a rect to the waveform's gray levels
+ *   transform rotated output coordinates -> the panel's native ones
+ *
+ * Coordinates are pixels; boxes are pixman boxes (x2, y2 exclusive), as
+ * wlroots hands damage in a pixman_region32_t. Every function clips the
+ * boxes it is given to the images it works on, and treats a NULL pointer,
+ * an invalid image or an empty box as "nothing to do" (false, 0 or an
+ * empty result) unless its comment says otherwise.
+ */
+#ifndef VELLUM_EPD_PIPELINE_H
+#define VELLUM_EPD_PIPELINE_H
+
+#include <pixman.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vellum/epd-mode.h>
+
+/* An 8-bit gray image, or a view of one: stride bytes a row. */
+struct vl_epd_gray {
+	uint8_t *data;
+	int32_t width, height;
+	int32_t stride;
+};
+
+/* True if gray has data, a positive size and stride >= width. */
+bool vl_epd_gray_valid(const struct vl_epd_gray *gray);
+
+/*
+ * Clips box to [0, width) x [0, height). Returns false, and sets box to all
+ * zeroes, when nothing is left (an inverted box is empty).
+ */
+bool vl_epd_box_clip(pixman_box32_t *box, int32_t width, int32_t height);
+
+/* Area of a box; 0 for an empty or inverted one. */
+uint64_t vl_epd_box_area(const pixman_box32_t *box);
+
+/* gray.c */
+
+/*
+ * The luma of an XRGB8888 pixel: BT.601 weights in 8-bit fixed point,
+ * y = (77 R + 150 G + 29 B) >> 8. The weights sum to 256, so white stays
+ * 255; epdfb converts 32-bpp framebuffers with the same formula.
+ */
+static inline uint8_t
+vl_epd_luma(uint32_t xrgb)
+{
+	return (uint8_t)((77 * ((xrgb >> 16) & 0xff) + 150 * ((xrgb >> 8) & 0xff) +
+				 29 * (xrgb & 0xff)) >>
+			 8);
+}
+
+/*
+ * Converts box of an XRGB8888 image into gray, at the same coordinates.
+ * xrgb holds at least gray->width x gray->height pixels, xrgb_stride bytes a
+ * row; both must be 4-byte aligned. Returns false if nothing was converted.
+ */
+bool vl_epd_gray_convert(const struct vl_epd_gray *gray, const void *xrgb, int32_t xrgb_stride,
+	const pixman_box32_t *box);
+
+/* vl_epd_gray_convert() on every rect of damage. */
+void vl_epd_gray_convert_region(const struct vl_epd_gray *gray, const void *xrgb,
+	int32_t xrgb_stride, const pixman_region32_t *damage);
+
+/*
+ * Writes box of gray into an XRGB8888 image as R = G = B, which a 32-bpp
+ * epdfb converts back to the same gray exactly.
+ */
+bool vl_epd_gray_expand(
+	void *xrgb, int32_t xrgb_stride, const struct vl_epd_gray *gray, const pixman_box32_t *box);
+
+/* diff.c */
+
+/*
+ * Shrinks box to the bounding box of the pixels where cur and prev differ,
+ * looking at no pixel outside box. Returns false, and leaves changed
+ * untouched, when no pixel differs.
+ */
+bool vl_epd_diff_box(const struct vl_epd_gray *cur, const struct vl_epd_gray *prev,
+	const pixman_box32_t *box, pixman_box32_t *changed);
+
+/*
+ * vl_epd_diff_box() on every rect of damage: writes the rects that changed
+ * to out and returns how many. Rects without a change are dropped. When out
+ * is full, the remaining changes are folded into its last rect (its bounding
+ * box grows), so nothing that changed is ever lost.
+ */
+size_t vl_epd_diff(const struct vl_epd_gray *cur, const struct vl_epd_gray *prev,
+	const pixman_region32_t *damage, pixman_box32_t *out, size_t capacity);
+
+/* classify.c */
+
+enum vl_epd_content {
+	VL_EPD_CONTENT_MONO,  /* every pixel 0 or 255 */
+	VL_EPD_CONTENT_GRAY,  /* a few gray levels: text, UI */
+	VL_EPD_CONTENT_IMAGE, /* continuous tone */
+};
+
+/* Gray levels whose share decides between GRAY and IMAGE. */
+#define VL_EPD_CLASSIFY_LEVELS 16
+/* Most pixels counted for that share. */
+#define VL_EPD_CLASSIFY_SAMPLES 65536
+
+/*
+ * Classifies box of gray:
+ * - MONO if every pixel in box is 0 or 255 (checked exactly);
+ * - else GRAY if the VL_EPD_CLASSIFY_LEVELS most frequent values cover at
+ *   least 7/8 of the pixels counted: flat fills, text and its antialiased
+ *   edges, and anything with at most 16 distinct values;
+ * - else IMAGE.
+ * The share is counted on every k-th row of box, from its first, with
+ * k = ceil(area / VL_EPD_CLASSIFY_SAMPLES): every row of small boxes, about
+ * VL_EPD_CLASSIFY_SAMPLES pixels of large ones. An empty box is MONO.
+ */
+enum vl_epd_content vl_epd_classify(const struct vl_epd_gray *gray, const pixman_box32_t *box);
+
+/* waveform.c */
+
+#define VL_EPD_WAVEFORM_TABLE_SIZE 16
+
+/* One of the device's waveforms, as EPDFB_GET_WAVEFORM reports it. */
+struct vl_epd_waveform_entry {
+	uint32_t id; /* waveform_mode of MXCFB_SEND_UPDATE */
+	char name[16];
+	uint32_t levels;    /* gray levels it shows */
+	bool flashing;      /* flashes in every update mode (INIT) */
+	bool flashing_full; /* flashes in UPDATE_MODE_FULL (GC16, GC4) */
+};
+
+struct vl_epd_waveform_table {
+	struct vl_epd_waveform_entry entries[VL_EPD_WAVEFORM_TABLE_SIZE];
+	size_t n;
+};
+
+/* Fills table with the NXP BSP's waveforms: INIT, DU, GC16, GC4, A2, GL16. */
+void vl_epd_waveform_table_default(struct vl_epd_waveform_table *table);
+
+/* The entry of id, or NULL. */
+const struct vl_epd_waveform_entry *vl_epd_waveform_find(
+	const struct vl_epd_waveform_table *table, uint32_t id);
+
+struct vl_epd_waveform_choice {
+	uint32_t waveform;         /* an id, or WAVEFORM_MODE_AUTO for a device without a table */
+	uint32_t levels;           /* quantize to this many levels; 256 leaves pixels as they are */
+	enum vl_epd_dither dither; /* never VL_EPD_DITHER_AUTO */
+};
+
+/*
+ * The waveform policy. The wanted waveform:
+ * - mode FAST or ANIMATION: A2;
+ * - mode QUALITY: GC16;
+ * - mode TEXT: DU for MONO content, else GL16;
+ * - mode AUTO: DU for MONO, GL16 for GRAY, GC16 for IMAGE.
+ * A waveform missing from table falls back along
+ *   DU -> A2 -> GC4 -> GL16 -> GC16,    A2 -> DU -> GC4 -> GL16 -> GC16,
+ *   GL16 -> GC16 -> GC4 -> DU -> A2,    GC16 -> GL16 -> GC4 -> DU -> A2,
+ * then to the non-INIT entry with the most levels (INIT clears the panel
+ * instead of showing content), then to WAVEFORM_MODE_AUTO with 256 levels.
+ * Dither: an explicit request is kept; AUTO becomes NONE for MONO content
+ * or 256 levels, ORDERED when the waveform has 2 levels (gray content on
+ * DU or A2) or the content is an IMAGE, and NONE otherwise (crisp text).
+ */
+struct vl_epd_waveform_choice vl_epd_choose_waveform(const struct vl_epd_waveform_table *table,
+	enum vl_epd_content content, enum vl_epd_mode mode, enum vl_epd_dither dither);
+
+/*
+ * The waveform of a flashing refresh (a ghost promotion, an idle cleanup,
+ * a client's full refresh request), to send with UPDATE_MODE_FULL: GC16,
+ * else the entry with the most levels that flashes in full mode, else what
+ * vl_epd_choose_waveform() picks for an IMAGE in QUALITY mode. No dither.
+ */
+struct vl_epd_waveform_choice vl_epd_choose_flashing(const struct vl_epd_waveform_table *table);
+
+/* merge.c */
+
+/* One planned panel update. */
+struct vl_epd_plan {
+	pixman_box32_t box;
+	enum vl_epd_content content;
+	struct vl_epd_waveform_choice choice;
+	bool full; /* UPDATE_MODE_FULL */
+};
+
+struct vl_epd_merge_options {
+	int32_t panel_width, panel_height; /* plans are clipped to the panel */
+	int32_t align_x, align_y;          /* boxes grow to multiples of these; 0 or 1: none */
+	uint64_t update_cost;              /* fixed cost of one update, in pixels */
+	size_t max_rects;                  /* at most this many plans; 0: no cap */
+	bool mixed; /* may merge plans of different content, waveform, dither or mode */
+};
+
+/*
+ * Aligns and clips plans (dropping those left empty), then merges them in
+ * place and returns how many are left, in their original order.
+ *
+ * An update costs update_cost + its area. Two plans merge into their
+ * bounding box when that costs no more than both: area(union) <=
+ * update_cost + area(a) + area(b); the best saving goes first, until no pair
+ * qualifies. Then, while more than max_rects are left, the pair whose union
+ * costs least extra merges.
+ *
+ * Only compatible plans merge: the same content, waveform choice and full
+ * flag. With mixed, any two may; the union takes the content and choice of
+ * the richer member (IMAGE > GRAY > MONO; the larger area on a tie) and is
+ * full if either was. So without mixed the result exceeds max_rects only
+ * when more than max_rects kinds of plans are present.
+ */
+size_t vl_epd_merge(
+	struct vl_epd_plan *plans, size_t n, const struct vl_epd_merge_options *options);
+
+/* ghost.c */
+
+struct vl_epd_ghost_options {
+	int32_t panel_width, panel_height;
+	int32_t cell_size; /* side of a square cell, in pixels */
+	/* Partial updates on a cell before its next update flashes; 0: no limit. */
+	uint32_t full_refresh_every;
+	/* Debt on a cell before its next update flashes; 0: no limit. */
+	uint32_t debt_threshold;
+	/* A cleanup this long after the last update; 0: none. */
+	uint32_t idle_cleanup_ms;
+	/* Debt a non-flashing update adds to each cell it touches. */
+	uint32_t debt_a2, debt_du, debt_gc4, debt_gl16, debt_gc16, debt_other;
+};
+
+/*
+ * Defaults: 64-px cells, a flash after 20 partials or 40 debt, no idle
+ * cleanup, debt A2 4, DU 2, GC4 2, GL16 1, GC16 1, other waveforms 2.
+ */
+void vl_epd_ghost_options_default(
+	struct vl_epd_ghost_options *options, int32_t panel_width, int32_t panel_height);
+
+struct vl_epd_ghost;
+
+/* NULL on a bad size or no memory. */
+struct vl_epd_ghost *vl_epd_ghost_create(const struct vl_epd_ghost_options *options);
+void vl_epd_ghost_destroy(struct vl_epd_ghost *ghost);
+
+/*
+ * Whether an update of box must flash: true when a cell it touches reached
+ * full_refresh_every partials or debt_threshold. Then *promoted is box grown
+ * to cover those cells (clipped to the panel), so the flashing update clears
+ * them whole; the caller sends it with vl_epd_choose_flashing() in
+ * UPDATE_MODE_FULL. A caller may put a promotion off (during an animation,
+ * say): the debt stays until a flash covers it.
+ */
+bool vl_epd_ghost_promote(
+	const struct vl_epd_ghost *ghost, const pixman_box32_t *box, pixman_box32_t *promoted);
+
+/*
+ * Accounts for an update of box sent at now_ms: a flashing one clears the
+ * cells it covers entirely; any other adds one partial and the waveform's
+ * debt to every cell it touches.
+ */
+void vl_epd_ghost_record(struct vl_epd_ghost *ghost, const pixman_box32_t *box, uint32_t waveform,
+	bool flashing, uint64_t now_ms);
+
+/*
+ * Idle cleanup. When idle_cleanup_ms is set and some cell had a partial
+ * update since its last flash, sets *deadline_ms to the last update's time
+ * + idle_cleanup_ms, *area (if not NULL) to those cells, and returns the
+ * milliseconds left until the deadline (0: due now). Otherwise returns -1.
+ * area is an initialized region. The caller runs the cleanup as a flashing
+ * update and records it.
+ */
+int64_t vl_epd_ghost_cleanup(const struct vl_epd_ghost *ghost, uint64_t now_ms,
+	uint64_t *deadline_ms, pixman_region32_t *area);
+
+/* The partials and debt of the cell holding pixel (x, y); false outside the panel. */
+bool vl_epd_ghost_cell(
+	const struct vl_epd_ghost *ghost, int32_t x, int32_t y, uint32_t *partials, uint32_t *debt);
+
+/* dither.c */
+
+/*
+ * The nearest of levels evenly spaced gray levels, as the panel quantizes:
+ * index = (v (levels - 1) + 127) / 255, value = index 255 / (levels - 1).
+ */
+static inline uint8_t
+vl_epd_quantize_value(uint8_t v, uint32_t levels)
+{
+	if (levels < 2 || levels >= 256)
+		return v;
+	uint32_t index = (v * (levels - 1) + 127) / 255;
+	return (uint8_t)(index * 255 / (levels - 1));
+}
+
+/*
+ * Quantizes box of src to levels gray levels (2..256) into dst at the same
+ * coordinates; dst may be src (in place) or an image of the same size.
+ * Every pixel written is one of the levels of vl_epd_quantize_value().
+ * - NONE (and AUTO): the nearest level.
+ * - ORDERED: a 4x4 Bayer threshold anchored to absolute coordinates, so a
+ *   pixel dithers the same whatever rect it is updated in and flat areas do
+ *   not crawl between updates. Pixels already on a level stay as they are.
+ * - DIFFUSION: Floyd-Steinberg, serpentine (rows of even y left to right,
+ *   odd y right to left), error kept inside box. Better for stills; a pixel
+ *   depends on the rect, so repeated partial updates may shimmer.
+ * Returns false on bad arguments or (DIFFUSION only) no memory.
+ */
+bool vl_epd_dither(const struct vl_epd_gray *dst, const struct vl_epd_gray *src,
+	const pixman_box32_t *box, uint32_t levels, enum vl_epd_dither method);
+
+/* transform.c */
+
+/* Output rotations; the values of wl_output_transform. */
+enum vl_epd_transform {
+	VL_EPD_TRANSFORM_NORMAL = 0,
+	VL_EPD_TRANSFORM_90 = 1,
+	VL_EPD_TRANSFORM_180 = 2,
+	VL_EPD_TRANSFORM_270 = 3,
+};
+
+/*
+ * Maps box, in the coordinates of an output showing a panel_width x
+ * panel_height panel rotated by transform (counter-clockwise, as
+ * wl_output_transform), to panel coordinates; as wlroots maps output damage
+ * to the buffer: wlr_box_transform() with the inverse transform. box is
+ * clipped to the output first. False if nothing is left or transform is not
+ * a rotation (flipped transforms are not supported).
+ */
+bool vl_epd_transform_box(pixman_box32_t *native, const pixman_box32_t *box,
+	enum vl_epd_transform transform, int32_t panel_width, int32_t panel_height);
+
+/*
+ * vl_epd_transform_box() on every rect of region, into native: an
+ * initialized region, which may be region itself.
+ */
+bool vl_epd_transform_region(pixman_region32_t *native, const pixman_region32_t *region,
+	enum vl_epd_transform transform, int32_t panel_width, int32_t panel_height);
+
+/*
+ * Copies a whole output-oriented image into native, the panel-oriented
+ * image: native is panel sized, image has the rotated size.
+ */
+bool vl_epd_transform_gray(const struct vl_epd_gray *native, const struct vl_epd_gray *image,
+	enum vl_epd_transform transform);
+
+#endif

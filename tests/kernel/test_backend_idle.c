@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ghost cleanup and idleness of the e-paper backend on the real epdfb: after
+ * partial updates the backend cleans their ghosts with one flashing refresh
+ * once input idles, and from then on nothing in the process wakes up: no
+ * event source fires and no thread switches context (/proc task status).
+ */
+#include "epd_test.h"
+#include "scene_harness.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define W          400
+#define H          300
+#define CLEANUP_MS 400
+
+static struct epd dev;
+
+/* Context switches of every thread of this process but the calling one. */
+static long long
+other_threads_switches(void)
+{
+	char path[300], self[32];
+	long long total = 0;
+	DIR *dir = opendir("/proc/self/task");
+
+	REQUIRE_MSG(dir, "cannot list /proc/self/task");
+	snprintf(self, sizeof(self), "%d", gettid());
+	for (struct dirent *e; (e = readdir(dir));) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
+		char *status = epd_read_file(path, NULL);
+		if (!status)
+			continue;
+		for (char *line = strtok(status, "\n"); line; line = strtok(NULL, "\n")) {
+			long long n;
+			if (sscanf(line, "voluntary_ctxt_switches: %lld", &n) == 1 ||
+				sscanf(line, "nonvoluntary_ctxt_switches: %lld", &n) == 1)
+				total += n;
+		}
+		free(status);
+	}
+	closedir(dir);
+	return total;
+}
+
+int
+main(void)
+{
+	struct vl_epd_backend_options options = {.idle_cleanup_ms = CLEANUP_MS};
+	struct scene_harness harness, *h = &harness;
+	struct vl_epd_feedback feedback;
+	char error[256];
+	struct epd *d = &dev;
+
+	epd_begin("backend_idle", 240);
+	epd_phase("load");
+	epd_open(d, "width=400 height=300 bpp=8 time_scale=10");
+	options.device = d->devnode;
+	REQUIRE_MSG(
+		scene_harness_start_with(h, &options, error, sizeof(error)), "backend: %s", error);
+
+	epd_phase("a page, then a small black block blinking with DU");
+	scene_harness_rect(h, 0, 0, W, H, 255);
+	REQUIRE(scene_harness_show(h, &feedback));
+	struct wlr_scene_rect *block = scene_harness_rect(h, 40, 40, 30, 30, 0);
+	for (int i = 0; i < 4; i++) {
+		scene_harness_set_gray(block, i % 2 ? 0 : 255);
+		REQUIRE(scene_harness_show(h, &feedback));
+	}
+	REQUIRE_RC(epd_wait_idle(d), 0);
+	CHECK_MSG(epd_stat_f(d, "ghost_mean") > 0, "the blinking left no ghost");
+
+	epd_phase("the idle cleanup flashes the ghost away");
+	epd_trace_clear(d);
+	scene_harness_idle(h, CLEANUP_MS + 600);
+	REQUIRE_RC(epd_wait_idle(d), 0);
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(d, &trace);
+	CHECK_EQ(n, 1);
+	for (size_t i = 0; i < n; i++) {
+		epd_trace_print(&trace[i]);
+		CHECK(strcmp(trace[i].waveform, "GC16") == 0 && trace[i].flash);
+		CHECK(trace[i].left <= 40 && trace[i].top <= 40 &&
+			trace[i].left + trace[i].width >= 70 &&
+			trace[i].top + trace[i].height >= 70);
+	}
+	free(trace);
+	CHECK_EQ(epd_stat_f(d, "ghost_mean"), 0.0);
+	uint8_t *panel = epd_alloc_image(d), *expect = epd_alloc_image(d);
+	memset(expect, 255, W * H);
+	for (uint32_t y = 40; y < 70; y++)
+		memset(expect + y * W + 40, 0, 30);
+	epd_read_panel(d, panel);
+	CHECK_IMAGE(d, panel, expect, "after the cleanup");
+	free(panel);
+	free(expect);
+
+	epd_phase("idle: no event source fires, no thread runs");
+	long long switches = other_threads_switches();
+	long long submitted = epd_stat(d, "updates_submitted");
+	int early = scene_harness_idle(h, 2000);
+	CHECK_MSG(early == 0, "the event loop woke %d times while idle", early);
+	CHECK_EQ(other_threads_switches(), switches);
+	CHECK_EQ(epd_stat(d, "updates_submitted"), submitted);
+
+	scene_harness_finish(h);
+	epd_close(d);
+	return epd_end();
+}
