@@ -7,7 +7,8 @@
 #ifndef VL_EPD_CLONES_H
 #define VL_EPD_CLONES_H
 
-#if defined(__x86_64__) && defined(__has_attribute)
+/* VL_EPD_NO_CLONES builds the portable loop alone, to test it where AVX2 is. */
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(VL_EPD_NO_CLONES)
 #if __has_attribute(target_clones)
 #define VL_EPD_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #endif

@@ -43,8 +43,7 @@ vl_epd_flush_state_create(
 	if (!state)
 		return NULL;
 	vl_epd_ghost_options_default(&ghost, device->width, device->height);
-	if (options->full_refresh_every > 0)
-		ghost.full_refresh_every = options->full_refresh_every;
+	ghost.full_refresh_every = options->full_refresh_every;
 	ghost.idle_cleanup_ms = options->idle_cleanup_ms;
 	state->ghost = vl_epd_ghost_create(&ghost);
 	if (device->bpp == 32)

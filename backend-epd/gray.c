@@ -12,7 +12,7 @@
  * epilogue (the "very cheap" cost model), so rows go in blocks of a fixed
  * number of pixels, and the rest one by one.
  */
-#define BLOCK 16
+#define BLOCK 32
 
 static inline uint8_t
 luma(uint32_t p)

@@ -9,6 +9,7 @@
 #include <wlr/interfaces/wlr_buffer.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_damage_ring.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/util/log.h>
 
@@ -186,8 +187,8 @@ handle_feedback(const struct vl_epd_feedback *feedback, void *data)
 	h->feedback_received = true;
 }
 
-static bool
-run_until(struct scene_harness *h, bool *flag)
+bool
+scene_harness_run_until(struct scene_harness *h, bool *flag)
 {
 	struct timespec start, now;
 
@@ -204,17 +205,37 @@ run_until(struct scene_harness *h, bool *flag)
 	return true;
 }
 
+void
+scene_harness_damage_all(struct scene_harness *h)
+{
+	wlr_damage_ring_add_whole(&h->scene_output->damage_ring);
+	wlr_output_schedule_frame(h->output);
+}
+
+bool
+scene_harness_wait_frame(struct scene_harness *h)
+{
+	return scene_harness_run_until(h, &h->frame_ready);
+}
+
+bool
+scene_harness_commit(struct scene_harness *h)
+{
+	if (!scene_harness_wait_frame(h))
+		return false;
+	h->frame_ready = false;
+	uint32_t seq = h->output->commit_seq;
+	return wlr_scene_output_commit(h->scene_output, NULL) && h->output->commit_seq != seq;
+}
+
 bool
 scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback)
 {
-	if (!run_until(h, &h->frame_ready))
-		return false;
-	h->frame_ready = false;
 	h->feedback_received = false;
 	vl_epd_output_add_feedback(h->output, handle_feedback, h);
-	if (!wlr_scene_output_commit(h->scene_output, NULL))
+	if (!scene_harness_commit(h))
 		return false;
-	if (!run_until(h, &h->feedback_received))
+	if (!scene_harness_run_until(h, &h->feedback_received))
 		return false;
 	*feedback = h->last_feedback;
 	return true;

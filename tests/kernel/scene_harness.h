@@ -40,6 +40,14 @@ struct wlr_scene_rect *scene_harness_rect(
 struct wlr_scene_buffer *scene_harness_image(
 	struct scene_harness *h, int x, int y, int width, int height, const uint8_t *gray);
 void scene_harness_set_gray(struct wlr_scene_rect *rect, uint8_t gray);
+/* Damages the whole output, so the next commit re-sends identical pixels. */
+void scene_harness_damage_all(struct scene_harness *h);
+/* Runs the loop until the output asks for a frame; false on timeout. */
+bool scene_harness_wait_frame(struct scene_harness *h);
+/* Runs the loop until *flag is set; false on timeout. */
+bool scene_harness_run_until(struct scene_harness *h, bool *flag);
+/* Commits the scene once a frame is due; false if nothing was committed. */
+bool scene_harness_commit(struct scene_harness *h);
 /* Commits the scene and runs the loop until the panel settled that commit. */
 bool scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback);
 

@@ -19,6 +19,13 @@ static struct epd dev;
 
 /* The scene's gray image, as the test expects the panel to show it. */
 static uint8_t scene_gray[W * H];
+static uint8_t previous_panel_buf[W * H];
+
+static void
+note_settled(const struct vl_epd_feedback *feedback, void *data)
+{
+	*(bool *)data = feedback->settled;
+}
 
 static void
 paint(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint8_t v)
@@ -120,7 +127,7 @@ main(void)
 
 	epd_phase("gray UI content changes with GL16");
 	memcpy(before, expect, W * H);
-	uint8_t *previous_panel = epd_alloc_image(d);
+	uint8_t *previous_panel = previous_panel_buf;
 	memcpy(previous_panel, panel, W * H);
 	scene_harness_set_gray(gray_rect, 64);
 	paint(150, 20, 100, 60, 64);
@@ -145,15 +152,64 @@ main(void)
 				panel[y * W + x] != previous_panel[y * W + x])
 				touched++;
 	CHECK_MSG(touched == 0, "%zu pixels outside the gray rect changed", touched);
-	free(previous_panel);
 
-	epd_phase("nothing changed: no update at all");
+	epd_phase("damage without a change: no update, the commit still settles");
 	epd_trace_clear(d);
-	scene_harness_set_gray(gray_rect, 64);
 	long long submitted = epd_stat(d, "updates_submitted");
-	wlr_output_schedule_frame(h->output);
-	epd_sleep_ms(300);
+	scene_harness_damage_all(h);
+	REQUIRE(scene_harness_show(h, &feedback));
+	CHECK(feedback.settled);
 	CHECK_EQ(epd_stat(d, "updates_submitted"), submitted);
+
+	epd_phase("an animation hint on gray content: A2, dithered to black and white");
+	memcpy(previous_panel_buf, panel, W * H);
+	struct vl_epd_hint hint = {
+		.box = {.x = 150, .y = 20, .width = 100, .height = 60},
+		.mode = VL_EPD_MODE_ANIMATION,
+		.dither = VL_EPD_DITHER_AUTO,
+	};
+	vl_epd_output_add_hint(h->output, &hint);
+	scene_harness_set_gray(gray_rect, 100);
+	paint(150, 20, 100, 60, 100);
+	epd_trace_clear(d);
+	REQUIRE(scene_harness_show(h, &feedback));
+	REQUIRE_RC(epd_wait_idle(d), 0);
+	n = epd_trace_read(d, &trace);
+	for (size_t i = 0; i < n; i++)
+		epd_trace_print(&trace[i]);
+	const struct epd_trace *animated = find_update(trace, n, 150, 20, 100, 60);
+	CHECK_MSG(animated, "no update of the hinted rect");
+	if (animated)
+		CHECK(strcmp(animated->waveform, "A2") == 0 && !animated->flash);
+	free(trace);
+	epd_read_panel(d, panel);
+	size_t dark = 0, light = 0;
+	for (uint32_t y = 20; y < 80; y++) {
+		for (uint32_t x = 150; x < 250; x++) {
+			uint8_t level = epd_quant(panel[y * W + x], 2);
+			dark += level == 0;
+			light += level == 255;
+		}
+	}
+	/* Gray 100 dithers to about 100/255 white, 155/255 black. */
+	CHECK_MSG(dark > 3000 && dark < 4200 && light == 6000 - dark,
+		"dithered rect: %zu dark and %zu light pixels", dark, light);
+
+	epd_phase("frames are held while two flushes are in flight");
+	/* A cold panel makes the first flush last long enough to be caught. */
+	REQUIRE_RC(epd_set_temp(d, 0), 0);
+	bool first_settled = false, second_settled = false;
+	vl_epd_output_add_feedback(h->output, note_settled, &first_settled);
+	scene_harness_set_gray(gray_rect, 200);
+	REQUIRE(scene_harness_commit(h));
+	REQUIRE(scene_harness_wait_frame(h));
+	vl_epd_output_add_feedback(h->output, note_settled, &second_settled);
+	struct wlr_scene_rect *other = scene_harness_rect(h, 20, 100, 50, 30, 60);
+	REQUIRE(scene_harness_commit(h));
+	REQUIRE(scene_harness_wait_frame(h));
+	CHECK_MSG(first_settled, "a frame came while the panel was saturated");
+	REQUIRE(scene_harness_run_until(h, &second_settled));
+	(void)other;
 
 	free(panel);
 	free(expect);
