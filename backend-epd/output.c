@@ -311,10 +311,12 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 	wl_array_init(&output->next_feedback);
 	wl_list_insert(output->commits.prev, &new_commit->link);
 
-	void *hints = wl_array_add(&output->hints, output->next_hints.size);
-	if (hints)
-		memcpy(hints, output->next_hints.data, output->next_hints.size);
-	output->next_hints.size = 0;
+	if (output->next_hints.size > 0) {
+		void *hints = wl_array_add(&output->hints, output->next_hints.size);
+		if (hints)
+			memcpy(hints, output->next_hints.data, output->next_hints.size);
+		output->next_hints.size = 0;
+	}
 
 	if (output->flushes_in_flight < VL_EPD_MAX_FLUSHES_IN_FLIGHT)
 		flush(output);

@@ -79,6 +79,18 @@ scene_harness_start_with(struct scene_harness *h, const struct vl_epd_backend_op
 	return true;
 }
 
+bool
+scene_harness_set_transform(struct scene_harness *h, enum wl_output_transform transform)
+{
+	struct wlr_output_state state;
+
+	wlr_output_state_init(&state);
+	wlr_output_state_set_transform(&state, transform);
+	bool ok = wlr_output_commit_state(h->output, &state);
+	wlr_output_state_finish(&state);
+	return ok;
+}
+
 void
 scene_harness_finish(struct scene_harness *h)
 {

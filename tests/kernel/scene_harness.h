@@ -34,6 +34,8 @@ bool scene_harness_start_with(struct scene_harness *h, const struct vl_epd_backe
 /* Runs the event loop for ms milliseconds; returns how many dispatches woke early. */
 int scene_harness_idle(struct scene_harness *h, int ms);
 void scene_harness_finish(struct scene_harness *h);
+/* Rotates the output; the panel stays native. */
+bool scene_harness_set_transform(struct scene_harness *h, enum wl_output_transform transform);
 struct wlr_scene_rect *scene_harness_rect(
 	struct scene_harness *h, int x, int y, int width, int height, uint8_t gray);
 /* An image node: gray pixels (width * height) shown through a shm-like buffer. */

@@ -1,0 +1,178 @@
+/*
+ * The whole backend on the in-process memory device, without a kernel: a
+ * wlroots scene rendered by pixman, shown by libvellum-epd, and the updates
+ * the device recorded checked rect by rect. Runs under ASan and UBSan too.
+ */
+#include <epdfb.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <vellum/epd-pipeline.h>
+
+#include "backend.h"
+#include "scene_harness.h"
+
+#define W 400
+#define H 300
+
+struct fixture {
+	struct scene_harness harness;
+	struct vl_epd_device *device;
+	size_t seen; /* updates already looked at */
+};
+
+static int
+setup(void **state)
+{
+	static struct fixture f;
+	char error[256];
+
+	memset(&f, 0, sizeof(f));
+	if (!scene_harness_start(&f.harness, "memory:400x300", error, sizeof(error))) {
+		print_error("%s\n", error);
+		return -1;
+	}
+	struct vl_epd_backend *backend = wl_container_of(f.harness.backend, backend, base);
+	f.device = backend->device;
+	*state = &f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	scene_harness_finish(&f->harness);
+	return 0;
+}
+
+/* Shows the scene; returns the updates this commit submitted. */
+static size_t
+show(struct fixture *f, const struct vl_epd_update **updates)
+{
+	struct vl_epd_feedback feedback;
+	const struct vl_epd_update *all;
+
+	assert_true(scene_harness_show(&f->harness, &feedback));
+	assert_true(feedback.settled);
+	size_t n = vl_epd_memory_updates(f->device, &all);
+	*updates = all + f->seen;
+	size_t fresh = n - f->seen;
+	f->seen = n;
+	return fresh;
+}
+
+static void
+assert_rect(
+	const struct vl_epd_update *u, uint32_t left, uint32_t top, uint32_t width, uint32_t height)
+{
+	assert_int_equal(u->rect.left, left);
+	assert_int_equal(u->rect.top, top);
+	assert_int_equal(u->rect.width, width);
+	assert_int_equal(u->rect.height, height);
+}
+
+static void
+test_page_then_column(void **state)
+{
+	struct fixture *f = *state;
+	const struct vl_epd_update *u;
+
+	scene_harness_rect(&f->harness, 0, 0, W, H, 255);
+	scene_harness_rect(&f->harness, 20, 20, 100, 60, 0);
+	size_t n = show(f, &u);
+	/* The first frame flashes the whole panel: its state is unknown. */
+	assert_true(n >= 1);
+	assert_rect(&u[n - 1], 0, 0, W, H);
+	assert_true(u[n - 1].full);
+	assert_int_equal(u[n - 1].waveform, WAVEFORM_MODE_GC16);
+	assert_int_equal(f->device->pixels[30 * W + 30], 0);
+	assert_int_equal(f->device->pixels[10 * W + 10], 255);
+
+	/* A 1-px column is a 1-px DU update, not a band. */
+	scene_harness_rect(&f->harness, 350, 0, 1, H, 0);
+	n = show(f, &u);
+	assert_int_equal(n, 1);
+	assert_rect(&u[0], 350, 0, 1, H);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_DU);
+	assert_false(u[0].full);
+
+	/* Gray UI content: GL16, quantized to 16 levels in the framebuffer. */
+	scene_harness_rect(&f->harness, 200, 100, 50, 40, 130);
+	n = show(f, &u);
+	assert_int_equal(n, 1);
+	assert_rect(&u[0], 200, 100, 50, 40);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GL16);
+	assert_int_equal(f->device->pixels[110 * W + 210], vl_epd_quantize_value(130, 16));
+
+	/* The same pixels again: no update, the commit still settles. */
+	scene_harness_damage_all(&f->harness);
+	n = show(f, &u);
+	assert_int_equal(n, 0);
+}
+
+static void
+test_animation_hint(void **state)
+{
+	struct fixture *f = *state;
+	const struct vl_epd_update *u;
+	struct vl_epd_hint hint = {
+		.box = {.x = 40, .y = 150, .width = 80, .height = 80},
+		.mode = VL_EPD_MODE_ANIMATION,
+	};
+
+	scene_harness_rect(&f->harness, 40, 150, 80, 80, 100);
+	vl_epd_output_add_hint(f->harness.output, &hint);
+	size_t n = show(f, &u);
+	assert_int_equal(n, 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
+	/* Gray on a 2-level waveform is dithered: both levels, nothing else. */
+	size_t black = 0, white = 0;
+	for (uint32_t y = 150; y < 230; y++) {
+		for (uint32_t x = 40; x < 120; x++) {
+			uint8_t v = f->device->pixels[y * W + x];
+			assert_true(v == 0 || v == 255);
+			black += v == 0;
+			white += v == 255;
+		}
+	}
+	assert_true(black > 0 && white > 0);
+}
+
+static void
+test_rotation(void **state)
+{
+	struct fixture *f = *state;
+	const struct vl_epd_update *u;
+	pixman_box32_t logical = {10, 20, 40, 60}, native;
+
+	assert_true(scene_harness_set_transform(&f->harness, WL_OUTPUT_TRANSFORM_90));
+	/* The rotated output redraws everything once. */
+	scene_harness_rect(&f->harness, 0, 0, H, W, 255);
+	show(f, &u);
+
+	scene_harness_rect(&f->harness, logical.x1, logical.y1, logical.x2 - logical.x1,
+		logical.y2 - logical.y1, 0);
+	size_t n = show(f, &u);
+	assert_int_equal(n, 1);
+	assert_true(vl_epd_transform_box(&native, &logical, VL_EPD_TRANSFORM_90, W, H));
+	assert_rect(&u[0], native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1);
+	assert_int_equal(u[0].rect.width, 40);
+	assert_int_equal(u[0].rect.height, 30);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_page_then_column),
+		cmocka_unit_test(test_animation_hint),
+		cmocka_unit_test(test_rotation),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
