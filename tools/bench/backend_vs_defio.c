@@ -10,6 +10,7 @@
  */
 #include "epd_test.h"
 #include "scene_harness.h"
+#include "seven_segment.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,26 +46,10 @@ add(struct frame *f, int x, int y, int w, int h, uint8_t gray)
 		f->ops[f->n++] = (struct op){x, y, w, h, gray};
 }
 
-/* Seven-segment digits, segments a..g as bits 0..6, in a 30x50 cell. */
 static void
-digit(struct frame *f, int left, int top, int value)
+add_op(void *data, int x, int y, int w, int h, uint8_t gray)
 {
-	static const uint8_t segments[10] = {
-		0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f};
-	static const int rects[7][4] = {
-		{4, 0, 22, 4},
-		{26, 4, 4, 20},
-		{26, 26, 4, 20},
-		{4, 46, 22, 4},
-		{0, 26, 4, 20},
-		{0, 4, 4, 20},
-		{4, 23, 22, 4},
-	};
-
-	add(f, left, top, 30, 50, 255);
-	for (int s = 0; s < 7; s++)
-		if (segments[value] & (1u << s))
-			add(f, left + rects[s][0], top + rects[s][1], rects[s][2], rects[s][3], 0);
+	add(data, x, y, w, h, gray);
 }
 
 static struct scene
@@ -75,7 +60,8 @@ clock_scene(void)
 
 	for (int f = 0; f < 2; f++)
 		for (int i = 0; i < 4; i++)
-			digit(&frames[f], 1508 + i * 46 + (i >= 2 ? 8 : 0), 105, digits[f][i]);
+			seven_segment_draw(1508 + i * 46 + (i >= 2 ? 8 : 0), 105, digits[f][i],
+				add_op, &frames[f]);
 	return (struct scene){"clock 200x60, 1 change", frames, 2};
 }
 

@@ -9,6 +9,7 @@
  * pixels_driven counter; "changed" is counted from the framebuffer.
  */
 #include "epd_test.h"
+#include "seven_segment.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,27 +55,16 @@ snapshot(const struct epd *d, uint8_t *before)
 			before[(size_t)y * d->width + x] = epd_get(d, x, y);
 }
 
-/* Seven-segment digit, segments a..g as bits 0..6, in a 30x50 cell. */
+static void
+fill_framebuffer(void *data, int x, int y, int w, int h, uint8_t gray)
+{
+	epd_fill(data, x, y, w, h, gray);
+}
+
 static void
 draw_digit(struct epd *d, uint32_t left, uint32_t top, int digit)
 {
-	static const uint8_t segments[10] = {
-		0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f};
-	static const uint32_t rects[7][4] = {
-		{4, 0, 22, 4},
-		{26, 4, 4, 20},
-		{26, 26, 4, 20},
-		{4, 46, 22, 4},
-		{0, 26, 4, 20},
-		{0, 4, 4, 20},
-		{4, 23, 22, 4},
-	};
-
-	epd_fill(d, left, top, 30, 50, 255);
-	for (int s = 0; s < 7; s++)
-		if (segments[digit] & (1u << s))
-			epd_fill(d, left + rects[s][0], top + rects[s][1], rects[s][2], rects[s][3],
-				0);
+	seven_segment_draw(left, top, digit, fill_framebuffer, d);
 }
 
 static void
