@@ -3,16 +3,22 @@
  * epdfb waveform table, and a record of every submitted update.
  */
 #include <epdfb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "device.h"
 
 struct memory_device {
 	struct vl_epd_device base;
+	/* The completion thread reads what the event loop appends. */
+	pthread_mutex_t lock;
 	struct vl_epd_update *updates;
+	struct timespec *submitted;
 	size_t n_updates, capacity;
+	unsigned int latency_ms;
 };
 
 static struct memory_device *
@@ -25,24 +31,55 @@ static bool
 memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 {
 	struct memory_device *mem = memory_from_device(dev);
+	bool ok = true;
 
+	pthread_mutex_lock(&mem->lock);
 	if (mem->n_updates == mem->capacity) {
 		size_t capacity = mem->capacity ? mem->capacity * 2 : 64;
-		struct vl_epd_update *grown = realloc(mem->updates, capacity * sizeof(*grown));
-		if (!grown)
-			return false;
-		mem->updates = grown;
-		mem->capacity = capacity;
+		struct vl_epd_update *updates = realloc(mem->updates, capacity * sizeof(*updates));
+		if (updates)
+			mem->updates = updates;
+		struct timespec *submitted = realloc(mem->submitted, capacity * sizeof(*submitted));
+		if (submitted)
+			mem->submitted = submitted;
+		ok = updates && submitted;
+		if (ok)
+			mem->capacity = capacity;
 	}
-	mem->updates[mem->n_updates++] = *update;
-	return true;
+	if (ok) {
+		mem->updates[mem->n_updates] = *update;
+		clock_gettime(CLOCK_MONOTONIC, &mem->submitted[mem->n_updates]);
+		mem->n_updates++;
+	}
+	pthread_mutex_unlock(&mem->lock);
+	return ok;
 }
 
+/* An update completes latency_ms after its submission. */
 static int
 memory_wait(struct vl_epd_device *dev, uint32_t marker)
 {
-	(void)dev;
-	(void)marker;
+	struct memory_device *mem = memory_from_device(dev);
+	struct timespec deadline = {0};
+	bool found = false;
+
+	pthread_mutex_lock(&mem->lock);
+	for (size_t i = mem->n_updates; i-- > 0 && !found;) {
+		if (mem->updates[i].marker != marker)
+			continue;
+		found = true;
+		deadline = mem->submitted[i];
+		deadline.tv_sec += mem->latency_ms / 1000;
+		deadline.tv_nsec += (long)(mem->latency_ms % 1000) * 1000000;
+		if (deadline.tv_nsec >= 1000000000) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000;
+		}
+	}
+	pthread_mutex_unlock(&mem->lock);
+	if (found)
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) != 0)
+			;
 	return 0;
 }
 
@@ -51,7 +88,9 @@ memory_destroy(struct vl_epd_device *dev)
 {
 	struct memory_device *mem = memory_from_device(dev);
 
+	pthread_mutex_destroy(&mem->lock);
 	free(mem->updates);
+	free(mem->submitted);
 	free(mem->base.pixels);
 	free(mem);
 }
@@ -80,6 +119,7 @@ vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_si
 		return NULL;
 	}
 	memset(mem->base.pixels, 0xff, (size_t)width * height);
+	pthread_mutex_init(&mem->lock, NULL);
 	mem->base.impl = &memory_impl;
 	mem->base.width = width;
 	mem->base.height = height;
@@ -99,4 +139,14 @@ vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **up
 
 	*updates = mem->updates;
 	return mem->n_updates;
+}
+
+void
+vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->latency_ms = latency_ms;
+	pthread_mutex_unlock(&mem->lock);
 }

@@ -76,6 +76,8 @@ struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t er
 struct vl_epd_device *vl_epd_memory_open(
 	uint32_t width, uint32_t height, char *error, size_t error_size);
 
+/* How long the memory device's updates take to complete (0: at once). */
+void vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms);
 /* The memory device's record of submitted updates, for tests. */
 size_t vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **updates);
 

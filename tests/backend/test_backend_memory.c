@@ -166,12 +166,79 @@ test_rotation(void **state)
 	assert_int_equal(u[0].rect.height, 30);
 }
 
+struct settle {
+	bool done, settled;
+};
+
+static void
+note_feedback(const struct vl_epd_feedback *feedback, void *data)
+{
+	struct settle *settle = data;
+
+	settle->done = true;
+	settle->settled = feedback->settled;
+}
+
+/*
+ * With the panel slow (300 ms an update) and two flushes in flight, frames
+ * are held; content committed meanwhile is not sent until a flush completes,
+ * and newer content committed before that supersedes it.
+ */
+static void
+test_pacing_and_superseded(void **state)
+{
+	struct fixture *f = *state;
+	struct scene_harness *h = &f->harness;
+	struct settle a = {0}, b = {0}, c = {0}, d = {0};
+	struct wlr_scene_rect *rect = scene_harness_rect(h, 300, 200, 40, 40, 0);
+	const struct vl_epd_update *u;
+
+	show(f, &u);
+	vl_epd_memory_set_latency(f->device, 300);
+
+	vl_epd_output_add_feedback(h->output, note_feedback, &a);
+	scene_harness_set_gray(rect, 255);
+	assert_true(scene_harness_commit(h));
+	vl_epd_output_add_feedback(h->output, note_feedback, &b);
+	scene_harness_set_gray(rect, 0);
+	assert_true(scene_harness_commit(h));
+
+	/* Two flushes in flight: no frame until one completes. */
+	assert_int_equal(scene_harness_idle(h, 100), 0);
+	assert_false(h->frame_ready);
+	assert_false(a.done);
+
+	/* Commits made anyway wait; the newest of them wins. */
+	vl_epd_output_add_feedback(h->output, note_feedback, &c);
+	scene_harness_set_gray(rect, 128);
+	assert_true(wlr_scene_output_commit(h->scene_output, NULL));
+	vl_epd_output_add_feedback(h->output, note_feedback, &d);
+	scene_harness_set_gray(rect, 255);
+	assert_true(wlr_scene_output_commit(h->scene_output, NULL));
+	assert_true(c.done);
+	assert_false(c.settled);
+
+	assert_true(scene_harness_run_until(h, &d.done));
+	assert_true(b.done);
+	assert_true(a.settled);
+	assert_true(b.settled);
+	assert_true(d.settled);
+	assert_true(h->frame_ready);
+	/* c never reached the panel: one update each for a, b and d. */
+	size_t n = vl_epd_memory_updates(f->device, &u);
+	assert_int_equal(n - f->seen, 3);
+	assert_int_equal(f->device->pixels[210 * W + 310], 255);
+	f->seen = n;
+	vl_epd_memory_set_latency(f->device, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page_then_column),
 		cmocka_unit_test(test_animation_hint),
+		cmocka_unit_test(test_pacing_and_superseded),
 		cmocka_unit_test(test_rotation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
