@@ -41,15 +41,38 @@ expected_levels(uint8_t *out, const uint8_t *gray, unsigned int levels)
 		out[i] = epd_quant(gray[i], levels);
 }
 
-/* Trace entries, checked against one expected update. */
-static const struct epd_trace *
-find_update(
-	const struct epd_trace *t, size_t n, uint32_t left, uint32_t top, uint32_t w, uint32_t h)
+/*
+ * Shows the scene, waits for the panel, and checks that the trace holds an
+ * update of exactly this rect with this waveform, not flashing. Returns the
+ * number of updates in the trace.
+ */
+static size_t
+show_expecting(struct scene_harness *h, struct epd *d, uint32_t left, uint32_t top, uint32_t w,
+	uint32_t hgt, const char *waveform)
 {
-	for (size_t i = 0; i < n; i++)
-		if (t[i].left == left && t[i].top == top && t[i].width == w && t[i].height == h)
-			return &t[i];
-	return NULL;
+	struct vl_epd_feedback feedback;
+	struct epd_trace *trace;
+	bool found = false;
+
+	epd_trace_clear(d);
+	REQUIRE(scene_harness_show(h, &feedback));
+	CHECK(feedback.settled);
+	CHECK(!feedback.flashed);
+	REQUIRE_RC(epd_wait_idle(d), 0);
+	size_t n = epd_trace_read(d, &trace);
+	for (size_t i = 0; i < n; i++) {
+		epd_trace_print(&trace[i]);
+		if (trace[i].left != left || trace[i].top != top || trace[i].width != w ||
+			trace[i].height != hgt)
+			continue;
+		found = true;
+		CHECK_MSG(strcmp(trace[i].waveform, waveform) == 0 && !trace[i].flash,
+			"update of %ux%u at %u,%u: %s%s, expected %s", w, hgt, left, top,
+			trace[i].waveform, trace[i].flash ? " (flashing)" : "", waveform);
+	}
+	CHECK_MSG(found, "no update of %ux%u at %u,%u", w, hgt, left, top);
+	free(trace);
+	return n;
 }
 
 int
@@ -107,20 +130,7 @@ main(void)
 	memcpy(before, expect, W * H);
 	scene_harness_rect(h, 350, 0, 1, H, 0);
 	paint(350, 0, 1, H, 0);
-	epd_trace_clear(d);
-	REQUIRE(scene_harness_show(h, &feedback));
-	CHECK(feedback.settled);
-	CHECK(!feedback.flashed);
-	REQUIRE_RC(epd_wait_idle(d), 0);
-	n = epd_trace_read(d, &trace);
-	CHECK_EQ(n, 1);
-	for (size_t i = 0; i < n; i++)
-		epd_trace_print(&trace[i]);
-	const struct epd_trace *column = find_update(trace, n, 350, 0, 1, H);
-	CHECK_MSG(column, "no 1x%u update at x=350", H);
-	if (column)
-		CHECK(strcmp(column->waveform, "DU") == 0 && !column->flash);
-	free(trace);
+	CHECK_EQ(show_expecting(h, d, 350, 0, 1, H, "DU"), 1);
 	epd_read_panel(d, panel);
 	expected_levels(expect, scene_gray, 16);
 	CHECK_GHOSTED_RECT(d, panel, before, expect, 2, 0, 0, W, H, "column", NULL);
@@ -131,17 +141,7 @@ main(void)
 	memcpy(previous_panel, panel, W * H);
 	scene_harness_set_gray(gray_rect, 64);
 	paint(150, 20, 100, 60, 64);
-	epd_trace_clear(d);
-	REQUIRE(scene_harness_show(h, &feedback));
-	REQUIRE_RC(epd_wait_idle(d), 0);
-	n = epd_trace_read(d, &trace);
-	for (size_t i = 0; i < n; i++)
-		epd_trace_print(&trace[i]);
-	const struct epd_trace *gray_update = find_update(trace, n, 150, 20, 100, 60);
-	CHECK_MSG(gray_update, "no update of the gray rect");
-	if (gray_update)
-		CHECK(strcmp(gray_update->waveform, "GL16") == 0 && !gray_update->flash);
-	free(trace);
+	show_expecting(h, d, 150, 20, 100, 60, "GL16");
 	epd_read_panel(d, panel);
 	expected_levels(expect, scene_gray, 16);
 	CHECK_GHOSTED_RECT(d, panel, before, expect, 16, 150, 20, 100, 60, "gray rect", NULL);
@@ -171,17 +171,7 @@ main(void)
 	vl_epd_output_add_hint(h->output, &hint);
 	scene_harness_set_gray(gray_rect, 100);
 	paint(150, 20, 100, 60, 100);
-	epd_trace_clear(d);
-	REQUIRE(scene_harness_show(h, &feedback));
-	REQUIRE_RC(epd_wait_idle(d), 0);
-	n = epd_trace_read(d, &trace);
-	for (size_t i = 0; i < n; i++)
-		epd_trace_print(&trace[i]);
-	const struct epd_trace *animated = find_update(trace, n, 150, 20, 100, 60);
-	CHECK_MSG(animated, "no update of the hinted rect");
-	if (animated)
-		CHECK(strcmp(animated->waveform, "A2") == 0 && !animated->flash);
-	free(trace);
+	show_expecting(h, d, 150, 20, 100, 60, "A2");
 	epd_read_panel(d, panel);
 	size_t dark = 0, light = 0;
 	for (uint32_t y = 20; y < 80; y++) {
