@@ -115,23 +115,23 @@ static const struct vl_epd_device_impl plain_impl = {
 static bool
 discover_waveforms(struct fbdev_device *fb)
 {
+	struct vl_epd_waveform_table *table = &fb->base.waveforms;
 	struct epdfb_waveform_info info;
 
-	fb->base.n_waveforms = 0;
-	for (uint32_t i = 0; i < VL_EPD_MAX_WAVEFORMS; i++) {
+	table->n = 0;
+	for (uint32_t i = 0; i < VL_EPD_WAVEFORM_TABLE_SIZE; i++) {
 		memset(&info, 0, sizeof(info));
 		info.index = i;
 		if (ioctl(fb->fd, EPDFB_GET_WAVEFORM, &info) < 0)
 			break;
-		struct vl_epd_waveform *wf = &fb->base.waveforms[fb->base.n_waveforms++];
+		struct vl_epd_waveform_entry *wf = &table->entries[table->n++];
 		wf->id = info.id;
 		snprintf(wf->name, sizeof(wf->name), "%.*s", (int)sizeof(info.name), info.name);
-		wf->gray_levels = info.gray_levels;
+		wf->levels = info.gray_levels;
 		wf->flashing = info.flags & EPDFB_WAVEFORM_FLASHING;
 		wf->flashing_full = info.flags & EPDFB_WAVEFORM_FLASHING_FULL;
-		wf->duration_ms = info.duration_ms;
 	}
-	return fb->base.n_waveforms > 0;
+	return table->n > 0;
 }
 
 /* Updates come from the backend only: deferred IO must not add row bands. */
@@ -159,13 +159,13 @@ pick_driver(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix, bool p
 	/* Only an EPDC driver answers this one. */
 	if (!plain && ioctl(fb->fd, MXCFB_GET_PWRDOWN_DELAY, &delay) == 0 &&
 		enter_region_mode(fb)) {
-		vl_epd_device_use_default_waveforms(&fb->base);
+		vl_epd_waveform_table_default(&fb->base.waveforms);
 		fb->base.impl = &mxc_impl;
 		fb->base.has_update_ioctls = true;
 		return;
 	}
 	/* Writes become whatever updates the driver makes of them. */
-	vl_epd_device_use_default_waveforms(&fb->base);
+	vl_epd_waveform_table_default(&fb->base.waveforms);
 	fb->base.impl = &plain_impl;
 	fb->base.has_update_ioctls = false;
 }

@@ -126,7 +126,7 @@ vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_si
 	mem->base.stride = width;
 	mem->base.bpp = 8;
 	mem->base.has_update_ioctls = true;
-	vl_epd_device_use_default_waveforms(&mem->base);
+	vl_epd_waveform_table_default(&mem->base.waveforms);
 	snprintf(mem->base.description, sizeof(mem->base.description), "memory (%ux%u)", width,
 		height);
 	return &mem->base;

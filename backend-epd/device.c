@@ -1,31 +1,12 @@
 /*
  * Opening a panel device from a specification string.
  */
-#include <epdfb.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device.h"
-
-const struct vl_epd_waveform vl_epd_default_waveforms[] = {
-	{WAVEFORM_MODE_INIT, "INIT", 2, true, false, 2000},
-	{WAVEFORM_MODE_DU, "DU", 2, false, false, 260},
-	{WAVEFORM_MODE_GC16, "GC16", 16, false, true, 450},
-	{WAVEFORM_MODE_GC4, "GC4", 4, false, true, 290},
-	{WAVEFORM_MODE_A2, "A2", 2, false, false, 120},
-	{WAVEFORM_MODE_GL16, "GL16", 16, false, false, 450},
-};
-const size_t vl_epd_n_default_waveforms =
-	sizeof(vl_epd_default_waveforms) / sizeof(vl_epd_default_waveforms[0]);
-
-void
-vl_epd_device_use_default_waveforms(struct vl_epd_device *dev)
-{
-	dev->n_waveforms = vl_epd_n_default_waveforms;
-	memcpy(dev->waveforms, vl_epd_default_waveforms, sizeof(vl_epd_default_waveforms));
-}
 
 /* The first framebuffer whose driver speaks the EPDC update API. */
 static struct vl_epd_device *
@@ -74,13 +55,4 @@ vl_epd_device_destroy(struct vl_epd_device *dev)
 {
 	if (dev)
 		dev->impl->destroy(dev);
-}
-
-const struct vl_epd_waveform *
-vl_epd_device_find_waveform(const struct vl_epd_device *dev, uint32_t id)
-{
-	for (size_t i = 0; i < dev->n_waveforms; i++)
-		if (dev->waveforms[i].id == id)
-			return &dev->waveforms[i];
-	return NULL;
 }

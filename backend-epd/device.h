@@ -8,17 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define VL_EPD_MAX_WAVEFORMS 16
-
-struct vl_epd_waveform {
-	uint32_t id;
-	char name[16];
-	uint32_t gray_levels;
-	bool flashing;      /* flashes whatever the update mode */
-	bool flashing_full; /* flashes in full mode */
-	uint32_t duration_ms;
-};
+#include <vellum/epd-pipeline.h>
 
 struct vl_epd_rect {
 	uint32_t left, top, width, height;
@@ -52,8 +42,7 @@ struct vl_epd_device {
 	char description[64];
 	uint32_t width, height, stride, bpp;
 	uint8_t *pixels;
-	struct vl_epd_waveform waveforms[VL_EPD_MAX_WAVEFORMS];
-	size_t n_waveforms;
+	struct vl_epd_waveform_table waveforms;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
 };
@@ -64,13 +53,6 @@ struct vl_epd_device {
  */
 struct vl_epd_device *vl_epd_device_open(const char *spec, char *error, size_t error_size);
 void vl_epd_device_destroy(struct vl_epd_device *dev);
-const struct vl_epd_waveform *vl_epd_device_find_waveform(
-	const struct vl_epd_device *dev, uint32_t id);
-
-/* INIT, DU, GC16, GC4, A2 and GL16 with the NXP BSP's ids and timing. */
-extern const struct vl_epd_waveform vl_epd_default_waveforms[];
-extern const size_t vl_epd_n_default_waveforms;
-void vl_epd_device_use_default_waveforms(struct vl_epd_device *dev);
 
 struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);
 struct vl_epd_device *vl_epd_memory_open(

@@ -19,8 +19,8 @@
 struct vl_epd_flush_state {
 	struct vl_epd_ghost *ghost;
 	struct vl_epd_merge_options merge;
-	struct vl_epd_waveform_table table;
-	uint8_t *scratch; /* dithered pixels for a 32 bpp framebuffer */
+	const struct vl_epd_waveform_table *table; /* the device's */
+	uint8_t *scratch;                          /* dithered pixels for a 32 bpp framebuffer */
 	bool panel_known;
 };
 
@@ -52,22 +52,13 @@ vl_epd_flush_state_create(
 		vl_epd_flush_state_destroy(state);
 		return NULL;
 	}
+	state->table = &device->waveforms;
 	state->merge = (struct vl_epd_merge_options){
 		.panel_width = device->width,
 		.panel_height = device->height,
 		.update_cost = 4096,
 		.max_rects = MAX_RECTS_PER_FLUSH,
 	};
-	state->table.n = device->n_waveforms;
-	for (size_t i = 0; i < device->n_waveforms; i++) {
-		const struct vl_epd_waveform *wf = &device->waveforms[i];
-		struct vl_epd_waveform_entry *entry = &state->table.entries[i];
-		entry->id = wf->id;
-		memcpy(entry->name, wf->name, sizeof(entry->name));
-		entry->levels = wf->gray_levels;
-		entry->flashing = wf->flashing;
-		entry->flashing_full = wf->flashing_full;
-	}
 	return state;
 }
 
@@ -116,12 +107,12 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 		struct vl_epd_plan *plan = &plans[i];
 		plan->box = boxes[i];
 		plan->content = vl_epd_classify(&cur, &boxes[i]);
-		plan->choice = vl_epd_choose_waveform(&state->table, plan->content,
+		plan->choice = vl_epd_choose_waveform(state->table, plan->content,
 			hint ? hint->mode : VL_EPD_MODE_AUTO,
 			hint ? hint->dither : VL_EPD_DITHER_AUTO);
 		plan->full = false;
 		if (hint && hint->full_refresh) {
-			plan->choice = vl_epd_choose_flashing(&state->table);
+			plan->choice = vl_epd_choose_flashing(state->table);
 			plan->full = true;
 		}
 	}
@@ -188,11 +179,8 @@ last_marker(const struct vl_epd_output *output)
 }
 
 static bool
-flashes(const struct vl_epd_flush_state *state, const struct vl_epd_plan *plan)
+flashes(const struct vl_epd_waveform_entry *wf, const struct vl_epd_plan *plan)
 {
-	const struct vl_epd_waveform_entry *wf =
-		vl_epd_waveform_find(&state->table, plan->choice.waveform);
-
 	return wf && (wf->flashing || (plan->full && wf->flashing_full));
 }
 
@@ -214,7 +202,7 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	pixman_box32_t promoted;
 
 	if (is_page_turn(dev, plan)) {
-		plan->choice = vl_epd_choose_flashing(&state->table);
+		plan->choice = vl_epd_choose_flashing(state->table);
 		plan->full = true;
 		return;
 	}
@@ -223,7 +211,7 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
 		return;
 	plan->box = promoted;
-	plan->choice = vl_epd_choose_flashing(&state->table);
+	plan->choice = vl_epd_choose_flashing(state->table);
 	plan->full = true;
 }
 
@@ -242,7 +230,7 @@ vl_epd_flush(struct vl_epd_output *output, size_t *n_markers, const char **wavef
 		plans[0] = (struct vl_epd_plan){
 			.box = {0, 0, dev->width, dev->height},
 			.content = VL_EPD_CONTENT_IMAGE,
-			.choice = vl_epd_choose_flashing(&state->table),
+			.choice = vl_epd_choose_flashing(state->table),
 			.full = true,
 		};
 		n = 1;
@@ -260,13 +248,13 @@ vl_epd_flush(struct vl_epd_output *output, size_t *n_markers, const char **wavef
 		write_pixels(output, plan, output->sent);
 		if (!submit(output, plan))
 			continue;
-		bool flashing = flashes(state, plan);
+		const struct vl_epd_waveform_entry *wf =
+			vl_epd_waveform_find(state->table, plan->choice.waveform);
+		bool flashing = flashes(wf, plan);
 		vl_epd_ghost_record(
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
 		last = last_marker(output);
-		const struct vl_epd_waveform_entry *wf =
-			vl_epd_waveform_find(&state->table, plan->choice.waveform);
-		if (i == 0)
+		if (*n_markers == 0)
 			*waveform = wf ? wf->name : "AUTO";
 		(*n_markers)++;
 		*flashed |= flashing;
@@ -305,7 +293,7 @@ vl_epd_cleanup(struct vl_epd_output *output, size_t *n_markers)
 	struct vl_epd_plan plan = {
 		.box = *pixman_region32_extents(&area),
 		.content = VL_EPD_CONTENT_IMAGE,
-		.choice = vl_epd_choose_flashing(&state->table),
+		.choice = vl_epd_choose_flashing(state->table),
 		.full = true,
 	};
 	vl_epd_box_clip(&plan.box, output->device->width, output->device->height);

@@ -86,7 +86,6 @@ main(void)
 	epd_begin("backend_scene", 240);
 	epd_phase("load");
 	epd_open(d, "width=400 height=300 bpp=8 time_scale=10");
-	REQUIRE(h != NULL);
 	REQUIRE_MSG(scene_harness_start(h, d->devnode, error, sizeof(error)), "backend on %s: %s",
 		d->devnode, error);
 
