@@ -207,12 +207,29 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
 {
 	struct epdfb_par *par = info->par;
 	void __user *argp = (void __user *)arg;
+	int ret;
 
+	/*
+	 * The fbdev core holds info->lock around fb_ioctl. The waits can last
+	 * seconds and touch nothing that lock guards, and holding it would
+	 * stall every other ioctl on the device meanwhile, such as a
+	 * compositor's next SEND_UPDATE while its completion thread waits.
+	 */
 	switch (cmd) {
+	case MXCFB_WAIT_FOR_UPDATE_COMPLETE:
+		unlock_fb_info(info);
+		ret = epdfb_wait_for_update(par, argp);
+		lock_fb_info(info);
+		return ret;
+	case FBIO_WAITFORVSYNC:
+		unlock_fb_info(info);
+		/* what write() drew before this call belongs to "idle" too */
+		flush_work(&par->damage_work);
+		ret = epdfb_queue_wait_idle(par);
+		lock_fb_info(info);
+		return ret;
 	case MXCFB_SEND_UPDATE:
 		return epdfb_send_update(par, argp);
-	case MXCFB_WAIT_FOR_UPDATE_COMPLETE:
-		return epdfb_wait_for_update(par, argp);
 	case MXCFB_SET_WAVEFORM_MODES:
 		return epdfb_set_waveform_modes(par, argp);
 	case MXCFB_SET_TEMPERATURE:
@@ -227,8 +244,6 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
 		return epdfb_set_pwrdown_delay(par, argp);
 	case MXCFB_GET_PWRDOWN_DELAY:
 		return epdfb_get_pwrdown_delay(par, argp);
-	case FBIO_WAITFORVSYNC:
-		return epdfb_queue_wait_idle(par);
 	case EPDFB_GET_WAVEFORM:
 		return epdfb_get_waveform(par, argp);
 	default:

@@ -800,56 +800,72 @@ epd_read_panel(struct epd *d, uint8_t *buf)
 	free(data);
 }
 
-static bool
-find_stat(struct epd *d, const char *key, char *val, size_t len)
+char *
+epd_stats_snapshot(struct epd *d)
 {
 	char path[160];
-	char *data, *line;
-	size_t klen = strlen(key);
-	bool found = false;
+	char *data;
 
 	snprintf(path, sizeof(path), "%s/stats", d->dbgdir);
 	data = epd_read_file(path, NULL);
 	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
-	for (line = data; line && *line;) {
-		char *next = strchr(line, '\n');
+	return data;
+}
 
-		if (next)
-			*next++ = '\0';
+static bool
+find_stat(const char *snapshot, const char *key, char *val, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = snapshot; line && *line;) {
+		const char *next = strchr(line, '\n');
+
 		if (!strncmp(line, key, klen) && line[klen] == ':') {
 			const char *v = line + klen + 1;
+			size_t vlen;
 
 			while (*v == ' ')
 				v++;
-			snprintf(val, len, "%s", v);
-			found = true;
-			break;
+			vlen = next ? (size_t)(next - v) : strlen(v);
+			snprintf(val, len, "%.*s", (int)vlen, v);
+			return true;
 		}
-		line = next;
+		line = next ? next + 1 : NULL;
 	}
-	free(data);
-	return found;
+	return false;
+}
+
+long long
+epd_snapshot_stat(const char *snapshot, const char *key)
+{
+	char val[64], *end;
+	long long v;
+
+	REQUIRE_MSG(find_stat(snapshot, key, val, sizeof(val)), "stats has no \"%s:\" line", key);
+	v = strtoll(val, &end, 10);
+	REQUIRE_MSG(end != val && *end == '\0', "stats %s: not an integer: \"%s\"", key, val);
+	return v;
 }
 
 long long
 epd_stat(struct epd *d, const char *key)
 {
-	char val[64], *end;
-	long long v;
+	char *snapshot = epd_stats_snapshot(d);
+	long long v = epd_snapshot_stat(snapshot, key);
 
-	REQUIRE_MSG(find_stat(d, key, val, sizeof(val)), "stats has no \"%s:\" line", key);
-	v = strtoll(val, &end, 10);
-	REQUIRE_MSG(end != val && *end == '\0', "stats %s: not an integer: \"%s\"", key, val);
+	free(snapshot);
 	return v;
 }
 
 double
 epd_stat_f(struct epd *d, const char *key)
 {
+	char *snapshot = epd_stats_snapshot(d);
 	char val[64], *end;
 	double v;
 
-	REQUIRE_MSG(find_stat(d, key, val, sizeof(val)), "stats has no \"%s:\" line", key);
+	REQUIRE_MSG(find_stat(snapshot, key, val, sizeof(val)), "stats has no \"%s:\" line", key);
+	free(snapshot);
 	v = strtod(val, &end);
 	REQUIRE_MSG(end != val && *end == '\0', "stats %s: not a number: \"%s\"", key, val);
 	return v;
@@ -858,7 +874,11 @@ epd_stat_f(struct epd *d, const char *key)
 void
 epd_stat_str(struct epd *d, const char *key, char *buf, size_t len)
 {
-	REQUIRE_MSG(find_stat(d, key, buf, len), "stats has no \"%s:\" line", key);
+	char *snapshot = epd_stats_snapshot(d);
+	bool found = find_stat(snapshot, key, buf, len);
+
+	free(snapshot);
+	REQUIRE_MSG(found, "stats has no \"%s:\" line", key);
 }
 
 void

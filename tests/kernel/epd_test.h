@@ -224,6 +224,12 @@ long long epd_stat(struct epd *d, const char *key);
 double epd_stat_f(struct epd *d, const char *key);
 void epd_stat_str(struct epd *d, const char *key, char *buf, size_t len);
 void epd_stats_reset(struct epd *d);
+/*
+ * The whole stats file as one malloc'ed text: the driver prints it under its
+ * lock, so counters taken from one snapshot are consistent with each other.
+ */
+char *epd_stats_snapshot(struct epd *d);
+long long epd_snapshot_stat(const char *snapshot, const char *key);
 /* Reads the update trace; returns the entry count, *out is malloc'ed. */
 size_t epd_trace_read(struct epd *d, struct epd_trace **out);
 void epd_trace_clear(struct epd *d);

@@ -9,6 +9,7 @@
  */
 #include "epd_test.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +406,65 @@ phase_corners(struct epd *d)
 	CHECK_PANEL_MODEL(d, "corners");
 }
 
+struct waiter {
+	struct epd *d;
+	uint32_t marker;
+	uint64_t entered_ns;
+	int rc;
+};
+
+static void *
+waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->entered_ns = epd_now_ns();
+	w->rc = epd_wait(w->d, w->marker, NULL);
+	return NULL;
+}
+
+/*
+ * A compositor waits for markers in one thread and sends updates from
+ * another, on the same file: a send must not queue behind the wait.
+ */
+static void
+phase_wait_does_not_block(struct epd *d)
+{
+	struct rect slow = {0, 0, 200, 150}, other = {200, 150, 200, 150};
+	struct waiter w = {.d = d, .marker = 90};
+	struct epd_trace *t;
+	pthread_t thread;
+	uint64_t send_start, send_end;
+
+	epd_phase("a thread waiting on a marker does not hold up another thread's update");
+	reset(d);
+	fill_gray(d, slow, 20);
+	fill_checker(d, other);
+	submit(d, slow, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, w.marker);
+	REQUIRE(pthread_create(&thread, NULL, waiter_main, &w) == 0);
+	epd_sleep_ms(100);
+	send_start = epd_now_ns();
+	submit(d, other, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 91);
+	send_end = epd_now_ns();
+	pthread_join(thread, NULL);
+	CHECK_RC(w.rc, 0);
+	wait_marker(d, 91, 0);
+
+	size_t n = read_trace(d, &t);
+	struct epd_trace *e = by_marker(t, n, w.marker);
+
+	CHECK_MSG(w.entered_ns < send_start, "the waiter had not started before the send");
+	if (e)
+		CHECK_MSG(send_end < e->end_ns,
+			"SEND_UPDATE returned %.3f ms after the awaited update ended: it waited "
+			"for the other thread's wait",
+			((double)send_end - (double)e->end_ns) / 1e6);
+	free(t);
+	epd_model_apply(d, slow.left, slow.top, slow.width, slow.height, 16);
+	epd_model_apply(d, other.left, other.top, other.width, other.height, 16);
+	CHECK_PANEL_MODEL(d, "both updates");
+}
+
 int
 main(void)
 {
@@ -425,6 +485,7 @@ main(void)
 	scheme_case(d, UPDATE_SCHEME_QUEUE, "QUEUE", 72);
 	scheme_case(d, UPDATE_SCHEME_QUEUE_AND_MERGE, "QUEUE_AND_MERGE", 74);
 	phase_corners(d);
+	phase_wait_does_not_block(d);
 
 	epd_close(d);
 	CHECK_RC(epd_try_unload(), 0);

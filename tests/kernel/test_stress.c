@@ -232,36 +232,53 @@ main(void)
 	printf("parent: %u debugfs read rounds during the run\n", reads);
 
 	epd_phase("final state");
-	REQUIRE_OK(fsync(d->fd));
-	REQUIRE_RC(epd_wait_idle(d), 0);
-	/* let a last deferred IO run (its bands change nothing) and finish */
-	epd_sleep_ms(200);
-	REQUIRE_OK(fsync(d->fd));
-	REQUIRE_RC(epd_wait_idle(d), 0);
+	/*
+	 * The counters come from one snapshot taken once the driver is idle
+	 * and a second snapshot shows nothing new happened in between, so a
+	 * late deferred IO run cannot make them disagree.
+	 */
+	char *snap = NULL, *prev = NULL;
+	int rounds = 0;
+
+	do {
+		free(prev);
+		prev = snap;
+		REQUIRE_OK(fsync(d->fd));
+		REQUIRE_RC(epd_wait_idle(d), 0);
+		epd_sleep_ms(100);
+		snap = epd_stats_snapshot(d);
+		rounds++;
+	} while ((!prev || epd_snapshot_stat(snap, "updates_submitted") !=
+				   epd_snapshot_stat(prev, "updates_submitted")) &&
+		 rounds < 20);
+	free(prev);
+	if (rounds > 2)
+		printf("the driver went quiet after %d rounds of fsync and wait\n", rounds);
 	for (int q = 0; q < NPROC; q++)
 		CHECK_MSG(quarter_checksum(d, (uint32_t)(q % 2) * (W / 2),
 				  (uint32_t)(q / 2) * (H / 2)) == sh->checksum[q],
 			"quarter %d: the framebuffer does not hold the worker's last write", q);
 
-	long long submitted = epd_stat(d, "updates_submitted");
-	long long completed = epd_stat(d, "updates_completed");
-	long long merged = epd_stat(d, "updates_merged");
-	long long cancelled = epd_stat(d, "updates_cancelled");
+	long long submitted = epd_snapshot_stat(snap, "updates_submitted");
+	long long completed = epd_snapshot_stat(snap, "updates_completed");
+	long long merged = epd_snapshot_stat(snap, "updates_merged");
+	long long cancelled = epd_snapshot_stat(snap, "updates_cancelled");
 	long long sent = 0;
 
 	for (int q = 0; q < NPROC; q++)
 		sent += sh->updates[q];
 	printf("stats: submitted %lld (workers sent %lld), completed %lld, merged %lld, "
 	       "collisions %lld, flashes %lld, defio_runs %lld\n",
-		submitted, sent, completed, merged, epd_stat(d, "collisions"),
-		epd_stat(d, "flashes"), epd_stat(d, "defio_runs"));
+		submitted, sent, completed, merged, epd_snapshot_stat(snap, "collisions"),
+		epd_snapshot_stat(snap, "flashes"), epd_snapshot_stat(snap, "defio_runs"));
 	CHECK_GE(submitted, sent);
 	CHECK_EQ(cancelled, 0);
 	CHECK_EQ(completed + merged, submitted);
-	CHECK_EQ(epd_stat(d, "in_flight"), 0);
-	CHECK_EQ(epd_stat(d, "queued"), 0);
-	CHECK_GT(epd_stat(d, "defio_runs"), 0);
-	CHECK_GT(epd_stat(d, "collisions"), 0);
+	CHECK_EQ(epd_snapshot_stat(snap, "in_flight"), 0);
+	CHECK_EQ(epd_snapshot_stat(snap, "queued"), 0);
+	CHECK_GT(epd_snapshot_stat(snap, "defio_runs"), 0);
+	CHECK_GT(epd_snapshot_stat(snap, "collisions"), 0);
+	free(snap);
 
 	struct epd_trace *t;
 	size_t nt = epd_trace_read(d, &t);
