@@ -80,7 +80,10 @@ vl_epd_backend_create(struct wl_event_loop *loop, const struct vl_epd_backend_op
 	backend->loop = loop;
 	backend->options = *options;
 	backend->options.device = strdup(options->device ? options->device : "auto");
-	backend->device = vl_epd_device_open(backend->options.device, error, error_size);
+	/* read only while opening; the string stays the caller's */
+	backend->options.waveform_map = NULL;
+	backend->device = vl_epd_device_open(
+		backend->options.device, options->waveform_map, error, error_size);
 	if (!backend->device) {
 		free((char *)backend->options.device);
 		free(backend);

@@ -1,7 +1,8 @@
 /*
  * Framebuffer devices: epdfb (waveforms discovered through
  * EPDFB_GET_WAVEFORM), NXP mxc_epdc_fb (same ioctls, the BSP's waveform
- * table) and plain deferred-IO fbdev drivers, driven by writing and fsync().
+ * table unless a map from configuration numbers them) and plain deferred-IO
+ * fbdev drivers, driven by writing and fsync().
  */
 #include <epdfb.h>
 #include <errno.h>
@@ -145,47 +146,63 @@ enter_region_mode(struct fbdev_device *fb)
 	       ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &scheme) == 0;
 }
 
-static void
-pick_driver(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix, bool plain)
+enum fbdev_interface {
+	FBDEV_RICHEST, /* whatever the driver answers to */
+	FBDEV_MXC,     /* the mxc_epdc_fb update ioctls, even on epdfb */
+	FBDEV_PLAIN,   /* writes and fsync() */
+};
+
+static bool
+pick_driver(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix,
+	enum fbdev_interface interface)
 {
 	int32_t delay;
 
-	if (!plain && strncmp(fix->id, "epdfb", sizeof(fix->id)) == 0 && discover_waveforms(fb) &&
-		enter_region_mode(fb)) {
+	if (interface == FBDEV_RICHEST && strncmp(fix->id, "epdfb", sizeof(fix->id)) == 0 &&
+		discover_waveforms(fb) && enter_region_mode(fb)) {
 		fb->base.impl = &epdfb_impl;
 		fb->base.has_update_ioctls = true;
-		return;
+		return true;
 	}
 	/* Only an EPDC driver answers this one. */
-	if (!plain && ioctl(fb->fd, MXCFB_GET_PWRDOWN_DELAY, &delay) == 0 &&
+	if (interface != FBDEV_PLAIN && ioctl(fb->fd, MXCFB_GET_PWRDOWN_DELAY, &delay) == 0 &&
 		enter_region_mode(fb)) {
 		vl_epd_waveform_table_default(&fb->base.waveforms);
 		fb->base.impl = &mxc_impl;
 		fb->base.has_update_ioctls = true;
-		return;
+		return true;
 	}
+	if (interface == FBDEV_MXC)
+		return false;
 	/* Writes become whatever updates the driver makes of them. */
 	vl_epd_waveform_table_default(&fb->base.waveforms);
 	fb->base.impl = &plain_impl;
 	fb->base.has_update_ioctls = false;
+	return true;
 }
 
 /*
  * Opens a framebuffer: "/dev/fbN" picks the richest driver interface it
- * finds, "plain:/dev/fbN" uses writes and fsync() only.
+ * finds, "mxc:/dev/fbN" insists on the mxc_epdc_fb update ioctls and
+ * "plain:/dev/fbN" uses writes and fsync() only.
  */
 struct vl_epd_device *
 vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 {
+	enum fbdev_interface interface = FBDEV_RICHEST;
 	const char *path = spec;
-	bool plain = strncmp(spec, "plain:", 6) == 0;
 	struct fb_var_screeninfo var;
 	struct fb_fix_screeninfo fix;
 	struct fbdev_device *fb;
 	struct stat st;
 
-	if (plain)
+	if (strncmp(spec, "plain:", 6) == 0) {
+		interface = FBDEV_PLAIN;
 		path += 6;
+	} else if (strncmp(spec, "mxc:", 4) == 0) {
+		interface = FBDEV_MXC;
+		path += 4;
+	}
 	fb = calloc(1, sizeof(*fb));
 	if (!fb) {
 		snprintf(error, error_size, "out of memory");
@@ -219,7 +236,10 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 		snprintf(error, error_size, "cannot map %s: %s", path, strerror(errno));
 		goto err;
 	}
-	pick_driver(fb, &fix, plain);
+	if (!pick_driver(fb, &fix, interface)) {
+		snprintf(error, error_size, "%s does not take the mxc_epdc_fb update ioctls", path);
+		goto err;
+	}
 	snprintf(fb->base.description, sizeof(fb->base.description), "%s (%s, %ux%u, %u bpp)", path,
 		fb->base.impl->name, var.xres, var.yres, var.bits_per_pixel);
 	return &fb->base;

@@ -32,8 +32,8 @@ open_auto(char *error, size_t error_size)
 	return NULL;
 }
 
-struct vl_epd_device *
-vl_epd_device_open(const char *spec, char *error, size_t error_size)
+static struct vl_epd_device *
+open_spec(const char *spec, char *error, size_t error_size)
 {
 	if (!spec || strcmp(spec, "auto") == 0)
 		return open_auto(error, error_size);
@@ -48,6 +48,32 @@ vl_epd_device_open(const char *spec, char *error, size_t error_size)
 		return vl_epd_memory_open(width, height, error, error_size);
 	}
 	return vl_epd_fbdev_open(spec, error, error_size);
+}
+
+struct vl_epd_device *
+vl_epd_device_open(const char *spec, const char *waveform_map, char *error, size_t error_size)
+{
+	struct vl_epd_waveform_map map;
+	struct vl_epd_device *dev;
+
+	vl_epd_waveform_map_identity(&map);
+	if (waveform_map && !vl_epd_waveform_map_parse(waveform_map, &map, error, error_size))
+		return NULL;
+	dev = open_spec(spec, error, error_size);
+	if (!dev)
+		return NULL;
+	dev->waveform_map = map;
+	if (!waveform_map)
+		return dev;
+	if (!dev->has_update_ioctls) {
+		snprintf(error, error_size,
+			"%s takes no update ioctls, so a waveform map cannot apply to it",
+			dev->description);
+		vl_epd_device_destroy(dev);
+		return NULL;
+	}
+	vl_epd_waveform_table_from_map(&dev->waveforms, &map);
+	return dev;
 }
 
 void

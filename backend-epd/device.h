@@ -43,15 +43,21 @@ struct vl_epd_device {
 	uint32_t width, height, stride, bpp;
 	uint8_t *pixels;
 	struct vl_epd_waveform_table waveforms;
+	/* turns the kinds in waveforms into the numbers the driver expects */
+	struct vl_epd_waveform_map waveform_map;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
 };
 
 /*
- * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer), "/dev/fbN" or
- * "memory:WxH". On failure returns NULL and writes a message to error.
+ * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer), "/dev/fbN",
+ * "mxc:/dev/fbN", "plain:/dev/fbN" or "memory:WxH". waveform_map, when not
+ * NULL, numbers the waveforms instead of what the device reports or the
+ * BSP's numbering (vl_epd_waveform_map_parse). On failure returns NULL and
+ * writes a message to error.
  */
-struct vl_epd_device *vl_epd_device_open(const char *spec, char *error, size_t error_size);
+struct vl_epd_device *vl_epd_device_open(
+	const char *spec, const char *waveform_map, char *error, size_t error_size);
 void vl_epd_device_destroy(struct vl_epd_device *dev);
 
 struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);

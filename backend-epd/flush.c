@@ -159,7 +159,8 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan)
 				.width = plan->box.x2 - plan->box.x1,
 				.height = plan->box.y2 - plan->box.y1,
 			},
-		.waveform = plan->choice.waveform,
+		.waveform = vl_epd_waveform_map_device_id(
+			&output->device->waveform_map, plan->choice.waveform),
 		.full = plan->full,
 		.marker = output->next_marker,
 	};

@@ -232,6 +232,89 @@ test_pacing_and_superseded(void **state)
 	vl_epd_memory_set_latency(f->device, 0);
 }
 
+/*
+ * A driver that numbers its waveforms its own way, and has no A2 and no GC4:
+ * the policy still picks by kind, the device gets the configured numbers.
+ */
+static void
+test_waveform_map(void **state)
+{
+	struct scene_harness h;
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.waveform_map = "init=10, du=11, gc16=12, gl16=13",
+	};
+	struct vl_epd_feedback feedback;
+	const struct vl_epd_update *u;
+	char error[256];
+	(void)state;
+
+	memset(&h, 0, sizeof(h));
+	assert_true(scene_harness_start_with(&h, &options, error, sizeof(error)));
+	struct vl_epd_backend *backend = wl_container_of(h.backend, backend, base);
+	struct vl_epd_device *device = backend->device;
+
+	scene_harness_rect(&h, 0, 0, W, H, 255);
+	assert_true(scene_harness_show(&h, &feedback));
+	/* the first frames flash the whole panel */
+	size_t first = vl_epd_memory_updates(device, &u);
+	assert_true(first >= 1);
+	for (size_t i = 0; i < first; i++) {
+		assert_int_equal(u[i].waveform, 12);
+		assert_true(u[i].full);
+	}
+	assert_string_equal(feedback.waveform, "GC16");
+
+	scene_harness_rect(&h, 50, 0, 1, H, 0);
+	assert_true(scene_harness_show(&h, &feedback));
+	size_t n = vl_epd_memory_updates(device, &u);
+	assert_int_equal(n, first + 1);
+	assert_int_equal(u[first].waveform, 11);
+	assert_string_equal(feedback.waveform, "DU");
+
+	scene_harness_rect(&h, 100, 100, 40, 40, 130);
+	assert_true(scene_harness_show(&h, &feedback));
+	n = vl_epd_memory_updates(device, &u);
+	assert_int_equal(n, first + 2);
+	assert_int_equal(u[first + 1].waveform, 13);
+
+	/* animation wants A2; the device lacks it, so DU, still dithered to 2 levels */
+	struct vl_epd_hint hint = {
+		.box = {.x = 200, .y = 100, .width = 40, .height = 40},
+		.mode = VL_EPD_MODE_ANIMATION,
+	};
+	scene_harness_rect(&h, 200, 100, 40, 40, 100);
+	vl_epd_output_add_hint(h.output, &hint);
+	assert_true(scene_harness_show(&h, &feedback));
+	n = vl_epd_memory_updates(device, &u);
+	assert_int_equal(n, first + 3);
+	assert_int_equal(u[first + 2].waveform, 11);
+	for (uint32_t y = 100; y < 140; y++)
+		for (uint32_t x = 200; x < 240; x++)
+			assert_true(
+				device->pixels[y * W + x] == 0 || device->pixels[y * W + x] == 255);
+	scene_harness_finish(&h);
+}
+
+static void
+test_waveform_map_errors(void **state)
+{
+	struct scene_harness h;
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.waveform_map = "du=1,reagl=6",
+	};
+	char error[256] = "";
+	(void)state;
+
+	memset(&h, 0, sizeof(h));
+	assert_false(scene_harness_start_with(&h, &options, error, sizeof(error)));
+	assert_non_null(strstr(error, "unknown waveform \"reagl\""));
+	options.waveform_map = "du=1,du=2";
+	assert_false(scene_harness_start_with(&h, &options, error, sizeof(error)));
+	assert_non_null(strstr(error, "du is given twice"));
+}
+
 int
 main(void)
 {
@@ -240,6 +323,8 @@ main(void)
 		cmocka_unit_test(test_animation_hint),
 		cmocka_unit_test(test_pacing_and_superseded),
 		cmocka_unit_test(test_rotation),
+		cmocka_unit_test(test_waveform_map),
+		cmocka_unit_test(test_waveform_map_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,8 @@
  * The e-paper backend refuses what it cannot drive with a clear message and
  * no crash: a missing device, a device that is not a framebuffer, a
  * framebuffer of an unsupported depth (vfb switched to 16 bpp), a malformed
- * device specification.
+ * device specification, the mxc_epdc_fb interface or a waveform map asked of
+ * a framebuffer without update ioctls (vfb), a malformed waveform map.
  */
 #include "epd_test.h"
 
@@ -18,9 +19,10 @@
 #include <wayland-server-core.h>
 
 static void
-expect_refused(struct wl_event_loop *loop, const char *device, const char *message)
+expect_refused_with_map(
+	struct wl_event_loop *loop, const char *device, const char *map, const char *message)
 {
-	struct vl_epd_backend_options options = {.device = device};
+	struct vl_epd_backend_options options = {.device = device, .waveform_map = map};
 	char error[256] = "";
 	struct wlr_backend *backend = vl_epd_backend_create(loop, &options, error, sizeof(error));
 
@@ -32,9 +34,15 @@ expect_refused(struct wl_event_loop *loop, const char *device, const char *messa
 		wlr_backend_destroy(backend);
 }
 
-/* The vfb framebuffer's node, after switching it to 16 bits per pixel. */
+static void
+expect_refused(struct wl_event_loop *loop, const char *device, const char *message)
+{
+	expect_refused_with_map(loop, device, NULL, message);
+}
+
+/* The vfb framebuffer's node, after switching it to bpp bits per pixel. */
 static bool
-vfb_at_16bpp(char *path, size_t size)
+vfb_at(uint32_t bpp, char *path, size_t size)
 {
 	char name[64];
 
@@ -52,9 +60,9 @@ vfb_at_16bpp(char *path, size_t size)
 		struct fb_var_screeninfo var;
 		bool ok = fd >= 0 && ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0;
 		if (ok) {
-			var.bits_per_pixel = 16;
+			var.bits_per_pixel = bpp;
 			ok = ioctl(fd, FBIOPUT_VSCREENINFO, &var) == 0 &&
-			     ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0 && var.bits_per_pixel == 16;
+			     ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0 && var.bits_per_pixel == bpp;
 		}
 		if (fd >= 0)
 			close(fd);
@@ -67,7 +75,7 @@ int
 main(void)
 {
 	struct wl_display *display;
-	char vfb[32];
+	char vfb[32], spec[64];
 
 	epd_begin("backend_errors", 120);
 	display = wl_display_create();
@@ -84,8 +92,18 @@ main(void)
 	epd_try_unload();
 	expect_refused(loop, "auto", "no e-paper framebuffer");
 
+	epd_phase("a malformed waveform map");
+	expect_refused_with_map(loop, "memory:400x300", "du=1,reagl=6", "unknown waveform");
+	expect_refused_with_map(loop, "memory:400x300", "gc16=two", "must be a number");
+
+	epd_phase("a framebuffer without update ioctls");
+	REQUIRE_MSG(vfb_at(8, vfb, sizeof(vfb)), "cannot set up vfb at 8 bpp");
+	snprintf(spec, sizeof(spec), "mxc:%s", vfb);
+	expect_refused(loop, spec, "does not take the mxc_epdc_fb update ioctls");
+	expect_refused_with_map(loop, vfb, "du=1,gc16=2", "a waveform map cannot apply");
+
 	epd_phase("unsupported depth");
-	REQUIRE_MSG(vfb_at_16bpp(vfb, sizeof(vfb)), "cannot set up vfb at 16 bpp");
+	REQUIRE_MSG(vfb_at(16, vfb, sizeof(vfb)), "cannot set up vfb at 16 bpp");
 	expect_refused(loop, vfb, "16 bits per pixel");
 	CHECK_EQ(system("rmmod vfb"), 0);
 

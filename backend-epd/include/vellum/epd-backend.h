@@ -19,8 +19,17 @@
 #include <wlr/util/box.h>
 
 struct vl_epd_backend_options {
-	/* "auto", "/dev/fbN", "plain:/dev/fbN" (writes and fsync only) or "memory:WxH" */
+	/*
+	 * "auto", "/dev/fbN", "mxc:/dev/fbN" (the mxc_epdc_fb update ioctls
+	 * only), "plain:/dev/fbN" (writes and fsync only) or "memory:WxH"
+	 */
 	const char *device;
+	/*
+	 * How the driver numbers its waveforms, e.g. "du=1,gc16=2,gl16=3,a2=4"
+	 * (see vl_epd_waveform_map_parse in vellum/epd-pipeline.h); NULL: as
+	 * epdfb reports them, else the NXP BSP's numbering.
+	 */
+	const char *waveform_map;
 	/* Partial updates of an area before it gets a flashing refresh; 0: never. */
 	unsigned int full_refresh_every;
 	/* A flashing cleanup this long after the last update; 0: never. */

@@ -181,6 +181,42 @@ struct vl_epd_waveform_choice vl_epd_choose_waveform(const struct vl_epd_wavefor
  */
 struct vl_epd_waveform_choice vl_epd_choose_flashing(const struct vl_epd_waveform_table *table);
 
+/* waveform-map.c */
+
+/*
+ * The waveforms of an mxc_epdc_fb kernel come numbered as its waveform file
+ * wants, which differs between devices; a map from configuration says which
+ * number shows which of the NXP BSP's waveform kinds (WAVEFORM_MODE_INIT
+ * .. WAVEFORM_MODE_GL16). The policy keeps choosing kinds; the map turns a
+ * kind into the number sent in MXCFB_SEND_UPDATE.
+ */
+#define VL_EPD_WAVEFORM_KINDS 6 /* WAVEFORM_MODE_INIT .. WAVEFORM_MODE_GL16 */
+
+struct vl_epd_waveform_map {
+	int32_t id[VL_EPD_WAVEFORM_KINDS]; /* by kind; -1: the device lacks it */
+};
+
+/* Every kind numbered as in the BSP (WAVEFORM_MODE_*). */
+void vl_epd_waveform_map_identity(struct vl_epd_waveform_map *map);
+
+/*
+ * Parses "KIND=ID" items separated by commas or spaces, e.g.
+ * "init=0, du=1, gc16=2, gc4=3, a2=4, gl16=5". KIND is init, du, gc16, gc4,
+ * a2 or gl16 (any case), ID a decimal number below 2^31; kinds left out
+ * are missing on the device. At least one kind other than init is needed.
+ * On failure returns false, leaves map alone and writes a message naming
+ * the offending item to error.
+ */
+bool vl_epd_waveform_map_parse(
+	const char *text, struct vl_epd_waveform_map *map, char *error, size_t error_size);
+
+/* The BSP's waveform entries (vl_epd_waveform_table_default) of the kinds map has. */
+void vl_epd_waveform_table_from_map(
+	struct vl_epd_waveform_table *table, const struct vl_epd_waveform_map *map);
+
+/* The number to send for a waveform the policy chose; ids outside the kinds pass. */
+uint32_t vl_epd_waveform_map_device_id(const struct vl_epd_waveform_map *map, uint32_t waveform);
+
 /* merge.c */
 
 /* One planned panel update. */
