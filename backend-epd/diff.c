@@ -61,8 +61,8 @@ vl_epd_diff_box(const struct vl_epd_gray *cur, const struct vl_epd_gray *prev,
 
 	const int32_t w = b.x2 - b.x1;
 	const uint8_t *c = cur->data + b.x1, *p = prev->data + b.x1;
-#define CUR(y)  (c + (size_t)(y)*cur->stride)
-#define PREV(y) (p + (size_t)(y)*prev->stride)
+#define CUR(y)  (c + (size_t)(y) * cur->stride)
+#define PREV(y) (p + (size_t)(y) * prev->stride)
 
 	int32_t top = b.y1;
 	while (top < b.y2 && memcmp(CUR(top), PREV(top), w) == 0)
