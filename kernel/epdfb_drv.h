@@ -245,6 +245,10 @@ void epdfb_pixels_quantize(u8 *pixels, size_t count, u32 levels);
 
 /* epdfb_ioctl.c */
 int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg);
+#ifdef CONFIG_COMPAT
+int epdfb_compat_ioctl(struct fb_info *info, unsigned int cmd,
+		       unsigned long arg);
+#endif
 int epdfb_check_update(const struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 

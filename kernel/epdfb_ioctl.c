@@ -5,6 +5,7 @@
  * Everything a caller passes is checked here, before it reaches the queue.
  */
 
+#include <linux/compat.h>
 #include <linux/fb.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -250,3 +251,28 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
 		return -ENOTTY;
 	}
 }
+
+#ifdef CONFIG_COMPAT
+/**
+ * epdfb_compat_ioctl() - fb_ops.fb_compat_ioctl, for 32-bit processes
+ * @info: fbdev device
+ * @cmd: ioctl number
+ * @arg: a 32-bit user pointer
+ *
+ * Every structure of the update API is made of fixed-size fields, so 32-bit
+ * and 64-bit processes share one layout and one handler. The fbdev core
+ * calls this without info->lock, which epdfb_ioctl() expects to hold.
+ *
+ * Return: as epdfb_ioctl().
+ */
+int epdfb_compat_ioctl(struct fb_info *info, unsigned int cmd,
+		       unsigned long arg)
+{
+	int ret;
+
+	lock_fb_info(info);
+	ret = epdfb_ioctl(info, cmd, (unsigned long)compat_ptr(arg));
+	unlock_fb_info(info);
+	return ret;
+}
+#endif

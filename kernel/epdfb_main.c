@@ -190,6 +190,9 @@ static const struct fb_ops epdfb_ops = {
 	.fb_check_var = epdfb_check_var,
 	.fb_setcolreg = epdfb_setcolreg,
 	.fb_ioctl = epdfb_ioctl,
+#ifdef CONFIG_COMPAT
+	.fb_compat_ioctl = epdfb_compat_ioctl,
+#endif
 	.fb_destroy = epdfb_destroy,
 };
 
