@@ -195,6 +195,7 @@ test_pacing_and_superseded(void **state)
 
 	show(f, &u);
 	vl_epd_memory_set_latency(f->device, 300);
+	unsigned int presented = h->presented, discarded = h->discarded;
 
 	vl_epd_output_add_feedback(h->output, note_feedback, &a);
 	scene_harness_set_gray(rect, 255);
@@ -217,12 +218,17 @@ test_pacing_and_superseded(void **state)
 	assert_true(wlr_scene_output_commit(h->scene_output, NULL));
 	assert_true(c.done);
 	assert_false(c.settled);
+	/* its present event says so too */
+	assert_int_equal(h->discarded, discarded + 1);
+	assert_int_equal(h->presented, presented);
 
 	assert_true(scene_harness_run_until(h, &d.done));
 	assert_true(b.done);
 	assert_true(a.settled);
 	assert_true(b.settled);
 	assert_true(d.settled);
+	assert_int_equal(h->presented, presented + 3);
+	assert_int_equal(h->discarded, discarded + 1);
 	assert_true(h->frame_ready);
 	/* c never reached the panel: one update each for a, b and d. */
 	size_t n = vl_epd_memory_updates(f->device, &u);

@@ -24,6 +24,20 @@ handle_frame(struct wl_listener *listener, void *data)
 }
 
 static void
+handle_present(struct wl_listener *listener, void *data)
+{
+	struct scene_harness *h = wl_container_of(listener, h, present);
+	const struct wlr_output_event_present *event = data;
+
+	if (event->presented) {
+		h->presented++;
+		h->last_present = *event->when;
+	} else {
+		h->discarded++;
+	}
+}
+
+static void
 handle_new_output(struct wl_listener *listener, void *data)
 {
 	struct scene_harness *h = wl_container_of(listener, h, new_output);
@@ -38,6 +52,8 @@ handle_new_output(struct wl_listener *listener, void *data)
 	h->output = output;
 	h->frame.notify = handle_frame;
 	wl_signal_add(&output->events.frame, &h->frame);
+	h->present.notify = handle_present;
+	wl_signal_add(&output->events.present, &h->present);
 	h->frame_ready = true;
 }
 
@@ -96,8 +112,10 @@ scene_harness_finish(struct scene_harness *h)
 {
 	if (h->scene)
 		wlr_scene_node_destroy(&h->scene->tree.node);
-	if (h->output)
+	if (h->output) {
 		wl_list_remove(&h->frame.link);
+		wl_list_remove(&h->present.link);
+	}
 	if (h->backend) {
 		wl_list_remove(&h->new_output.link);
 		wlr_backend_destroy(h->backend);

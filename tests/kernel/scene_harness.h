@@ -7,6 +7,7 @@
 #define SCENE_HARNESS_H
 
 #include <stdbool.h>
+#include <time.h>
 #include <vellum/epd-backend.h>
 #include <wlr/types/wlr_scene.h>
 
@@ -21,7 +22,11 @@ struct scene_harness {
 	struct wlr_scene_output *scene_output;
 	struct wl_listener new_output;
 	struct wl_listener frame;
+	struct wl_listener present;
 	bool frame_ready;
+	/* the output's present events: how many, and the last one's time */
+	unsigned int presented, discarded;
+	struct timespec last_present;
 	struct vl_epd_feedback last_feedback;
 	bool feedback_received;
 };

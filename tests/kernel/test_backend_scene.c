@@ -107,6 +107,7 @@ main(void)
 	paint(300, 0, 1, H, 0);
 
 	epd_trace_clear(d);
+	unsigned int presented = h->presented;
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
 	CHECK(feedback.flashed);
@@ -119,11 +120,22 @@ main(void)
 	struct epd_trace *trace;
 	size_t n = epd_trace_read(d, &trace);
 	CHECK_GE(n, 1);
+	uint64_t settled_ns = 0;
 	for (size_t i = 0; i < n; i++) {
 		epd_trace_print(&trace[i]);
 		CHECK(strcmp(trace[i].waveform, "GC16") == 0 && trace[i].flash);
+		if (trace[i].end_ns > settled_ns)
+			settled_ns = trace[i].end_ns;
 	}
 	free(trace);
+	/* presentation time is when the panel settled, not when the frame was sent */
+	CHECK_GT(h->presented, presented);
+	uint64_t present_ns = (uint64_t)h->last_present.tv_sec * 1000000000ULL +
+			      (uint64_t)h->last_present.tv_nsec;
+	CHECK_MSG(present_ns >= settled_ns,
+		"the present event's time is %.3f ms before the panel settled",
+		((double)settled_ns - (double)present_ns) / 1e6);
+	CHECK_EQ(h->discarded, 0);
 
 	epd_phase("a 1-pixel column becomes a 1-pixel DU update");
 	memcpy(before, expect, W * H);
