@@ -2,6 +2,7 @@
  * A device's waveform numbering, from configuration: which number shows
  * which of the BSP's waveform kinds.
  */
+#include <ctype.h>
 #include <epdfb.h>
 #include <errno.h>
 #include <stdio.h>
@@ -55,34 +56,51 @@ parse_id(const char *text, size_t len, int32_t *id)
 	return true;
 }
 
+/* Narrows [*start, *start + *len) to its part without surrounding blanks. */
+static void
+trim(const char **start, size_t *len)
+{
+	while (*len && isblank((unsigned char)**start)) {
+		(*start)++;
+		(*len)--;
+	}
+	while (*len && isblank((unsigned char)(*start)[*len - 1]))
+		(*len)--;
+}
+
 bool
 vl_epd_waveform_map_parse(
 	const char *text, struct vl_epd_waveform_map *map, char *error, size_t error_size)
 {
-	static const char separators[] = ", \t";
+	static const char known[] = "init, du, gc16, gc4, a2, gl16";
 	struct vl_epd_waveform_map parsed;
 	bool any = false;
 
 	for (int kind = 0; kind < VL_EPD_WAVEFORM_KINDS; kind++)
 		parsed.id[kind] = -1;
-	for (const char *item = text + strspn(text, separators); *item;
-		item += strspn(item, separators)) {
-		size_t len = strcspn(item, separators);
-		const char *equals = memchr(item, '=', len);
+	for (const char *next = text; next;) {
+		const char *item = next, *comma = strchr(next, ',');
+		size_t len = comma ? (size_t)(comma - item) : strlen(item);
 
+		next = comma ? comma + 1 : NULL;
+		trim(&item, &len);
+		if (!len)
+			continue;
+		const char *equals = memchr(item, '=', len);
 		if (!equals) {
 			snprintf(error, error_size, "waveform map item \"%.*s\": expected KIND=ID",
 				(int)len, item);
 			return false;
 		}
-		size_t name_len = (size_t)(equals - item);
-		int kind = find_kind(item, name_len);
+		const char *name = item, *id = equals + 1;
+		size_t name_len = (size_t)(equals - item), id_len = len - name_len - 1;
+		trim(&name, &name_len);
+		trim(&id, &id_len);
+		int kind = find_kind(name, name_len);
 		if (kind < 0) {
 			snprintf(error, error_size,
-				"waveform map item \"%.*s\": unknown waveform \"%.*s\" (known: "
-				"init, "
-				"du, gc16, gc4, a2, gl16)",
-				(int)len, item, (int)name_len, item);
+				"waveform map item \"%.*s\": unknown waveform \"%.*s\" (known: %s)",
+				(int)len, item, (int)name_len, name, known);
 			return false;
 		}
 		if (parsed.id[kind] >= 0) {
@@ -90,20 +108,18 @@ vl_epd_waveform_map_parse(
 				kind_names[kind]);
 			return false;
 		}
-		if (!parse_id(equals + 1, len - name_len - 1, &parsed.id[kind])) {
+		if (!parse_id(id, id_len, &parsed.id[kind])) {
 			snprintf(error, error_size,
 				"waveform map item \"%.*s\": the id must be a number from 0 to %d",
 				(int)len, item, INT32_MAX);
 			return false;
 		}
 		any |= kind != WAVEFORM_MODE_INIT;
-		item += len;
 	}
 	if (!any) {
 		snprintf(error, error_size,
-			"waveform map \"%s\" names no waveform to draw with (du, gc16, gc4, a2 or "
-			"gl16)",
-			text);
+			"waveform map \"%s\" names no waveform to draw with (%s)", text,
+			known + strlen("init, "));
 		return false;
 	}
 	*map = parsed;

@@ -33,9 +33,9 @@ test_parse(void **state)
 	char error[256] = "";
 	(void)state;
 
-	/* a reMarkable-1-like numbering: GL16 before A2, any case, spaces */
+	/* GL16 numbered before A2, any case, blanks anywhere around the parts */
 	assert_true(vl_epd_waveform_map_parse(
-		" INIT=0, du=1,GC16=2  gl16=3,\ta2=4 ", &map, error, sizeof(error)));
+		" INIT = 0, du=1,GC16 =2 , gl16= 3,\ta2=4, ", &map, error, sizeof(error)));
 	assert_string_equal(error, "");
 	assert_int_equal(map.id[WAVEFORM_MODE_INIT], 0);
 	assert_int_equal(map.id[WAVEFORM_MODE_DU], 1);
@@ -78,6 +78,9 @@ test_errors(void **state)
 	expect_error(" , ", "names no waveform to draw with");
 	expect_error("init=0", "names no waveform to draw with");
 	expect_error("du", "item \"du\": expected KIND=ID");
+	expect_error("du 1, gc16=2", "item \"du 1\": expected KIND=ID");
+	expect_error("du=1 gc16=2", "item \"du=1 gc16=2\": the id must be a number");
+	expect_error("d u=1", "unknown waveform \"d u\"");
 	expect_error("du=1,reagl=6", "unknown waveform \"reagl\"");
 	expect_error("=1", "unknown waveform \"\"");
 	expect_error("du=1,du=2", "du is given twice");

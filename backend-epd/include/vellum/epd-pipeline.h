@@ -200,10 +200,11 @@ struct vl_epd_waveform_map {
 void vl_epd_waveform_map_identity(struct vl_epd_waveform_map *map);
 
 /*
- * Parses "KIND=ID" items separated by commas or spaces, e.g.
- * "init=0, du=1, gc16=2, gc4=3, a2=4, gl16=5". KIND is init, du, gc16, gc4,
- * a2 or gl16 (any case), ID a decimal number below 2^31; kinds left out
- * are missing on the device. At least one kind other than init is needed.
+ * Parses "KIND=ID" items separated by commas, e.g.
+ * "init=0, du=1, gc16=2, gc4=3, a2=4, gl16=5"; blanks around items, kinds
+ * and ids do not matter. KIND is init, du, gc16, gc4, a2 or gl16 (any
+ * case), ID a decimal number below 2^31; kinds left out are missing on the
+ * device. At least one kind other than init is needed.
  * On failure returns false, leaves map alone and writes a message naming
  * the offending item to error.
  */
