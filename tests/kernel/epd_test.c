@@ -886,6 +886,13 @@ epd_stats_reset(struct epd *d)
 {
 	char path[160];
 
+	/*
+	 * An update submitted before the reset and completed after it would
+	 * count as completed but not as submitted: let pending deferred IO run
+	 * and the panel go idle first.
+	 */
+	REQUIRE_OK(fsync(d->fd));
+	REQUIRE_RC(epd_wait_idle(d), 0);
 	snprintf(path, sizeof(path), "%s/stats", d->dbgdir);
 	REQUIRE_RC(epd_write_file(path, "0\n"), 0);
 }

@@ -223,6 +223,7 @@ void epd_read_panel(struct epd *d, uint8_t *buf);
 long long epd_stat(struct epd *d, const char *key);
 double epd_stat_f(struct epd *d, const char *key);
 void epd_stat_str(struct epd *d, const char *key, char *buf, size_t len);
+/* Runs pending deferred IO, waits until the panel is idle, zeroes the counters. */
 void epd_stats_reset(struct epd *d);
 /*
  * The whole stats file as one malloc'ed text: the driver prints it under its
