@@ -860,12 +860,10 @@ epd_stat(struct epd *d, const char *key)
 double
 epd_stat_f(struct epd *d, const char *key)
 {
-	char *snapshot = epd_stats_snapshot(d);
 	char val[64], *end;
 	double v;
 
-	REQUIRE_MSG(find_stat(snapshot, key, val, sizeof(val)), "stats has no \"%s:\" line", key);
-	free(snapshot);
+	epd_stat_str(d, key, val, sizeof(val));
 	v = strtod(val, &end);
 	REQUIRE_MSG(end != val && *end == '\0', "stats %s: not a number: \"%s\"", key, val);
 	return v;
