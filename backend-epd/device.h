@@ -30,6 +30,11 @@ struct vl_epd_device_impl {
 	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
 	/* Blocks until marker completed: 0, or a negative errno. */
 	int (*wait)(struct vl_epd_device *dev, uint32_t marker);
+	/*
+	 * Optional: called when the backend stops sending updates, before
+	 * destroy, which may come later.
+	 */
+	void (*release)(struct vl_epd_device *dev);
 	void (*destroy)(struct vl_epd_device *dev);
 };
 
