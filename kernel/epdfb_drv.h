@@ -148,6 +148,7 @@ struct epdfb_done_marker {
  * @bpp: 8 (gray) or 32 (XRGB8888)
  * @line_length: bytes per framebuffer line
  * @time_scale: percentage applied to every waveform duration
+ * @wait_holds_lock: MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps info->lock held
  * @ops: panel backend
  * @panel: panel backend state
  * @lock: protects everything below
@@ -188,6 +189,7 @@ struct epdfb_par {
 	u32 bpp;
 	u32 line_length;
 	u32 time_scale;
+	bool wait_holds_lock;
 	const struct epdfb_panel_ops *ops;
 	void *panel;
 

@@ -215,9 +215,13 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
 	 * seconds and touch nothing that lock guards, and holding it would
 	 * stall every other ioctl on the device meanwhile, such as a
 	 * compositor's next SEND_UPDATE while its completion thread waits.
+	 * mxc_epdc_fb does hold it during a marker wait; wait_holds_lock
+	 * reproduces that so that userspace can be tested against it.
 	 */
 	switch (cmd) {
 	case MXCFB_WAIT_FOR_UPDATE_COMPLETE:
+		if (par->wait_holds_lock)
+			return epdfb_wait_for_update(par, argp);
 		unlock_fb_info(info);
 		ret = epdfb_wait_for_update(par, argp);
 		lock_fb_info(info);

@@ -49,6 +49,11 @@ module_param(auto_update, bool, 0444);
 MODULE_PARM_DESC(auto_update,
 		 "Turn deferred IO writes into updates (AUTOMATIC mode) (default 1)");
 
+static bool wait_holds_lock;
+module_param(wait_holds_lock, bool, 0444);
+MODULE_PARM_DESC(wait_holds_lock,
+		 "MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps the fbdev lock held, as mxc_epdc_fb does (default 0)");
+
 /* fb_destroy may run after the last close; module exit waits for it. */
 static atomic_t epdfb_live = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(epdfb_gone);
@@ -245,6 +250,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	par->ambient_temp = ambient_temp;
 	par->auto_update = auto_update ? AUTO_UPDATE_MODE_AUTOMATIC_MODE :
 					 AUTO_UPDATE_MODE_REGION_MODE;
+	par->wait_holds_lock = wait_holds_lock;
 	par->ops = &epdfb_sim_ops;
 	size = PAGE_ALIGN((size_t)par->line_length * height);
 

@@ -1021,3 +1021,32 @@ epd_compare_ghost(const char *file, int line, const struct epd *d, const uint8_t
 		*ghosted = ghost;
 	return bad == 0;
 }
+
+/* ---- threads ---- */
+
+int
+epd_gettid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+bool
+epd_thread_in_ioctl(int tid, unsigned int timeout_ms)
+{
+	char path[64], *text;
+	uint64_t t0 = epd_now_ns();
+	long nr;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	for (;;) {
+		/* "NR args... sp pc" while blocked in a system call, "running" else */
+		text = epd_read_file(path, NULL);
+		nr = text && *text >= '0' && *text <= '9' ? strtol(text, NULL, 10) : -1;
+		free(text);
+		if (nr == SYS_ioctl)
+			return true;
+		if (epd_ms_since(t0) > timeout_ms)
+			return false;
+		epd_sleep_ms(5);
+	}
+}

@@ -276,4 +276,14 @@ bool epd_compare_ghost(const char *file, int line, const struct epd *d, const ui
 	})
 uint8_t *epd_alloc_image(const struct epd *d);
 
+/* ---- threads ---- */
+
+/* The calling thread's id (gettid). */
+int epd_gettid(void);
+/*
+ * Waits up to timeout_ms for thread tid of this process to sleep inside an
+ * ioctl(2) call (from /proc/self/task/TID/syscall); true once it does.
+ */
+bool epd_thread_in_ioctl(int tid, unsigned int timeout_ms);
+
 #endif /* EPD_TEST_H */
