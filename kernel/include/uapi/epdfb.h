@@ -12,12 +12,32 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+/*
+ * Software for i.MX devices also includes NXP's <linux/mxcfb.h>, which
+ * defines the structures, ioctls and constants of the guarded block below
+ * with the same layouts and values but other spellings: two definitions of
+ * a structure do not compile. So epdfb.h takes NXP's header when there is
+ * one and defines the block only without it. Either header may come first,
+ * as long as NXP's is found as <linux/mxcfb.h> or, under another name,
+ * comes first.
+ */
+#if !defined(__KERNEL__) && defined(__has_include)
+#if __has_include("linux/mxcfb.h")
+#include <linux/mxcfb.h>
+#endif
+#endif
+
+/* Waveform ids of the simulated panel; NXP's header leaves these to devices. */
 #define WAVEFORM_MODE_INIT	0
 #define WAVEFORM_MODE_DU	1
 #define WAVEFORM_MODE_GC16	2
 #define WAVEFORM_MODE_GC4	3
 #define WAVEFORM_MODE_A2	4
 #define WAVEFORM_MODE_GL16	5
+
+/* NXP's include guard */
+#ifndef __ASM_ARCH_MXCFB_H__
+
 #define WAVEFORM_MODE_AUTO	257
 
 #define UPDATE_MODE_PARTIAL	0
@@ -89,6 +109,8 @@ struct mxcfb_waveform_modes {
 #define MXCFB_SET_PWRDOWN_DELAY		_IOW('F', 0x30, __s32)
 #define MXCFB_GET_PWRDOWN_DELAY		_IOR('F', 0x31, __s32)
 #define MXCFB_SET_UPDATE_SCHEME		_IOW('F', 0x32, __u32)
+
+#endif /* __ASM_ARCH_MXCFB_H__ */
 
 /* Extension: waveform enumeration. */
 
