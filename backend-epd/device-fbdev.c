@@ -21,7 +21,12 @@
 struct fbdev_device {
 	struct vl_epd_device base;
 	int fd;
+	uint8_t *map;
 	size_t map_size;
+	/* entered REGION mode, so release has a mode and scheme to put back */
+	bool changed_modes;
+	bool released;
+	uint32_t startup_auto_mode, startup_scheme;
 };
 
 static struct fbdev_device *
@@ -80,13 +85,39 @@ plain_wait(struct vl_epd_device *dev, uint32_t marker)
 	return 0;
 }
 
+/*
+ * Gives the framebuffer back to the console and to whatever runs next, in
+ * the auto-update mode and scheme the driver started in.
+ */
+static void
+fbdev_release(struct vl_epd_device *dev)
+{
+	struct fbdev_device *fb = fbdev_from_device(dev);
+
+	if (fb->released)
+		return;
+	fb->released = true;
+	if (!fb->changed_modes)
+		return;
+	/*
+	 * Deferred IO still pending for the backend's own writes runs now, in
+	 * REGION mode, where it submits nothing: in AUTOMATIC mode it would
+	 * refresh what the panel already shows.
+	 */
+	fsync(fb->fd);
+	ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &fb->startup_scheme);
+	ioctl(fb->fd, MXCFB_SET_AUTO_UPDATE_MODE, &fb->startup_auto_mode);
+}
+
 static void
 fbdev_destroy(struct vl_epd_device *dev)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
 
-	if (fb->base.pixels)
-		munmap(fb->base.pixels, fb->map_size);
+	if (fb->fd >= 0)
+		fbdev_release(dev);
+	if (fb->map)
+		munmap(fb->map, fb->map_size);
 	if (fb->fd >= 0)
 		close(fb->fd);
 	free(fb);
@@ -96,6 +127,7 @@ static const struct vl_epd_device_impl mxc_impl = {
 	.name = "mxc_epdc_fb",
 	.submit = mxc_submit,
 	.wait = mxc_wait,
+	.release = fbdev_release,
 	.destroy = fbdev_destroy,
 };
 
@@ -103,6 +135,7 @@ static const struct vl_epd_device_impl epdfb_impl = {
 	.name = "epdfb",
 	.submit = mxc_submit,
 	.wait = mxc_wait,
+	.release = fbdev_release,
 	.destroy = fbdev_destroy,
 };
 
@@ -110,6 +143,7 @@ static const struct vl_epd_device_impl plain_impl = {
 	.name = "fbdev",
 	.submit = plain_submit,
 	.wait = plain_wait,
+	.release = fbdev_release,
 	.destroy = fbdev_destroy,
 };
 
@@ -135,13 +169,43 @@ discover_waveforms(struct fbdev_device *fb)
 	return table->n > 0;
 }
 
+/*
+ * The update API can set the auto-update mode and the update scheme but not
+ * read them back, so what release puts back is the state the driver starts
+ * in: for epdfb the mode of its auto_update parameter and QUEUE_AND_MERGE;
+ * for NXP's mxc_epdc_fb REGION mode and SNAPSHOT, as its BSP starts it. A
+ * mode some other program set before the backend opened the device is lost.
+ */
+static void
+note_startup_modes(struct fbdev_device *fb, bool epdfb)
+{
+	char value[8] = "";
+
+	fb->startup_auto_mode = AUTO_UPDATE_MODE_REGION_MODE;
+	fb->startup_scheme = UPDATE_SCHEME_SNAPSHOT;
+	if (!epdfb)
+		return;
+	fb->startup_scheme = UPDATE_SCHEME_QUEUE_AND_MERGE;
+	/* Module parameters are there for a built-in driver too; "Y" is the default. */
+	FILE *f = fopen("/sys/module/epdfb/parameters/auto_update", "re");
+	if (f) {
+		if (!fgets(value, sizeof(value), f))
+			value[0] = '\0';
+		fclose(f);
+	}
+	if (value[0] != 'N' && value[0] != 'n' && value[0] != '0')
+		fb->startup_auto_mode = AUTO_UPDATE_MODE_AUTOMATIC_MODE;
+}
+
 /* Updates come from the backend only: deferred IO must not add row bands. */
 static bool
-enter_region_mode(struct fbdev_device *fb)
+enter_region_mode(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix)
 {
 	uint32_t mode = AUTO_UPDATE_MODE_REGION_MODE;
 	uint32_t scheme = UPDATE_SCHEME_QUEUE_AND_MERGE;
 
+	note_startup_modes(fb, strncmp(fix->id, "epdfb", sizeof(fix->id)) == 0);
+	fb->changed_modes = true;
 	return ioctl(fb->fd, MXCFB_SET_AUTO_UPDATE_MODE, &mode) == 0 &&
 	       ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &scheme) == 0;
 }
@@ -159,14 +223,14 @@ pick_driver(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix,
 	int32_t delay;
 
 	if (interface == FBDEV_RICHEST && strncmp(fix->id, "epdfb", sizeof(fix->id)) == 0 &&
-		discover_waveforms(fb) && enter_region_mode(fb)) {
+		discover_waveforms(fb) && enter_region_mode(fb, fix)) {
 		fb->base.impl = &epdfb_impl;
 		fb->base.has_update_ioctls = true;
 		return true;
 	}
 	/* Only an EPDC driver answers this one. */
 	if (interface != FBDEV_PLAIN && ioctl(fb->fd, MXCFB_GET_PWRDOWN_DELAY, &delay) == 0 &&
-		enter_region_mode(fb)) {
+		enter_region_mode(fb, fix)) {
 		vl_epd_waveform_table_default(&fb->base.waveforms);
 		fb->base.impl = &mxc_impl;
 		fb->base.has_update_ioctls = true;
@@ -230,12 +294,13 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 	fb->base.bpp = var.bits_per_pixel;
 	fb->base.stride = fix.line_length;
 	fb->map_size = (size_t)fix.line_length * var.yres;
-	fb->base.pixels = mmap(NULL, fb->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, 0);
-	if (fb->base.pixels == MAP_FAILED) {
-		fb->base.pixels = NULL;
+	fb->map = mmap(NULL, fb->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, 0);
+	if (fb->map == MAP_FAILED) {
+		fb->map = NULL;
 		snprintf(error, error_size, "cannot map %s: %s", path, strerror(errno));
 		goto err;
 	}
+	fb->base.pixels = fb->map;
 	if (!pick_driver(fb, &fix, interface)) {
 		snprintf(error, error_size, "%s does not take the mxc_epdc_fb update ioctls", path);
 		goto err;
@@ -245,6 +310,7 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 	return &fb->base;
 
 err:
+	/* Whatever the driver was asked already, it goes back to how it was. */
 	fb->base.impl = &plain_impl;
 	fbdev_destroy(&fb->base);
 	return NULL;
