@@ -21,6 +21,7 @@
 struct fbdev_device {
 	struct vl_epd_device base;
 	int fd;
+	/* all of the framebuffer memory; base.pixels is its visible part */
 	uint8_t *map;
 	size_t map_size;
 	/* entered REGION mode, so release has a mode and scheme to put back */
@@ -210,6 +211,44 @@ enter_region_mode(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix)
 	       ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &scheme) == 0;
 }
 
+/*
+ * A panned framebuffer shows the rows from var.yoffset (and the columns from
+ * var.xoffset) of a larger virtual one: the panel shows, and the EPDC
+ * drivers take an update's pixels from, that visible part only.
+ */
+static bool
+map_visible_area(struct fbdev_device *fb, const char *path, const struct fb_var_screeninfo *var,
+	const struct fb_fix_screeninfo *fix, char *error, size_t error_size)
+{
+	size_t pixel_size = var->bits_per_pixel / 8;
+	size_t offset = (size_t)var->yoffset * fix->line_length + (size_t)var->xoffset * pixel_size;
+	size_t end = offset + (size_t)fix->line_length * (var->yres - 1) + var->xres * pixel_size;
+
+	if (var->yoffset && (var->vmode & FB_VMODE_YWRAP)) {
+		snprintf(error, error_size,
+			"%s wraps its display around at y offset %u, which cannot be drawn into "
+			"as one image",
+			path, var->yoffset);
+		return false;
+	}
+	if (var->xres == 0 || var->yres == 0 || fix->line_length < var->xres * pixel_size ||
+		end > fix->smem_len) {
+		snprintf(error, error_size,
+			"%s: its visible %ux%u at %u,%u lies outside its %u bytes of memory", path,
+			var->xres, var->yres, var->xoffset, var->yoffset, fix->smem_len);
+		return false;
+	}
+	fb->map_size = fix->smem_len;
+	fb->map = mmap(NULL, fb->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, 0);
+	if (fb->map == MAP_FAILED) {
+		fb->map = NULL;
+		snprintf(error, error_size, "cannot map %s: %s", path, strerror(errno));
+		return false;
+	}
+	fb->base.pixels = fb->map + offset;
+	return true;
+}
+
 enum fbdev_interface {
 	FBDEV_RICHEST, /* whatever the driver answers to */
 	FBDEV_MXC,     /* the mxc_epdc_fb update ioctls, even on epdfb */
@@ -293,14 +332,8 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 	fb->base.height = var.yres;
 	fb->base.bpp = var.bits_per_pixel;
 	fb->base.stride = fix.line_length;
-	fb->map_size = (size_t)fix.line_length * var.yres;
-	fb->map = mmap(NULL, fb->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, 0);
-	if (fb->map == MAP_FAILED) {
-		fb->map = NULL;
-		snprintf(error, error_size, "cannot map %s: %s", path, strerror(errno));
+	if (!map_visible_area(fb, path, &var, &fix, error, error_size))
 		goto err;
-	}
-	fb->base.pixels = fb->map;
 	if (!pick_driver(fb, &fix, interface)) {
 		snprintf(error, error_size, "%s does not take the mxc_epdc_fb update ioctls", path);
 		goto err;

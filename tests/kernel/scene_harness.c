@@ -2,10 +2,14 @@
 #include "scene_harness.h"
 
 #include <drm_fourcc.h>
+#include <fcntl.h>
+#include <linux/fb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 #include <wlr/interfaces/wlr_buffer.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
@@ -292,4 +296,43 @@ scene_harness_idle(struct scene_harness *h, int ms)
 			early++;
 	}
 	return early;
+}
+
+bool
+scene_harness_vfb(
+	char *path, size_t size, uint32_t bpp, uint32_t xres_virtual, uint32_t yres_virtual)
+{
+	char name_path[64], name[64];
+
+	if (system("modprobe vfb vfb_enable=1") != 0)
+		return false;
+	for (int i = 0; i < 32; i++) {
+		snprintf(name_path, sizeof(name_path), "/sys/class/graphics/fb%d/name", i);
+		FILE *f = fopen(name_path, "re");
+		bool vfb = f && fgets(name, sizeof(name), f) && strstr(name, "Virtual FB");
+		if (f)
+			fclose(f);
+		if (!vfb)
+			continue;
+		snprintf(path, size, "/dev/fb%d", i);
+		int fd = open(path, O_RDWR | O_CLOEXEC);
+		struct fb_var_screeninfo var;
+		bool ok = fd >= 0 && ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0;
+		if (ok) {
+			var.bits_per_pixel = bpp;
+			var.xres_virtual = xres_virtual ? xres_virtual : var.xres;
+			var.yres_virtual = yres_virtual ? yres_virtual : var.yres;
+			var.xoffset = 0;
+			var.yoffset = 0;
+			ok = ioctl(fd, FBIOPUT_VSCREENINFO, &var) == 0 &&
+			     ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0 &&
+			     var.bits_per_pixel == bpp &&
+			     (!xres_virtual || var.xres_virtual == xres_virtual) &&
+			     (!yres_virtual || var.yres_virtual == yres_virtual);
+		}
+		if (fd >= 0)
+			close(fd);
+		return ok;
+	}
+	return false;
 }

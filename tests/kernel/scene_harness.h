@@ -58,4 +58,13 @@ bool scene_harness_commit(struct scene_harness *h);
 /* Commits the scene and runs the loop until the panel settled that commit. */
 bool scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback);
 
+/*
+ * Loads vfb (a framebuffer in plain memory, without the e-paper ioctls),
+ * switches it to bpp bits per pixel and a virtual size of xres_virtual x
+ * yres_virtual (0: the visible size) and puts its node in path. False when
+ * vfb or the mode is refused.
+ */
+bool scene_harness_vfb(
+	char *path, size_t size, uint32_t bpp, uint32_t xres_virtual, uint32_t yres_virtual);
+
 #endif

@@ -7,14 +7,11 @@
  * a framebuffer without update ioctls (vfb), a malformed waveform map.
  */
 #include "epd_test.h"
+#include "scene_harness.h"
 
-#include <fcntl.h>
-#include <linux/fb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 #include <vellum/epd-backend.h>
 #include <wayland-server-core.h>
 
@@ -38,37 +35,6 @@ static void
 expect_refused(struct wl_event_loop *loop, const char *device, const char *message)
 {
 	expect_refused_with_map(loop, device, NULL, message);
-}
-
-/* The vfb framebuffer's node, after switching it to bpp bits per pixel. */
-static bool
-vfb_at(uint32_t bpp, char *path, size_t size)
-{
-	char name[64];
-
-	if (system("modprobe vfb vfb_enable=1") != 0)
-		return false;
-	for (int i = 0; i < 32; i++) {
-		snprintf(name, sizeof(name), "/sys/class/graphics/fb%d/name", i);
-		char *text = epd_read_file(name, NULL);
-		bool vfb = text && strstr(text, "Virtual FB");
-		free(text);
-		if (!vfb)
-			continue;
-		snprintf(path, size, "/dev/fb%d", i);
-		int fd = open(path, O_RDWR | O_CLOEXEC);
-		struct fb_var_screeninfo var;
-		bool ok = fd >= 0 && ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0;
-		if (ok) {
-			var.bits_per_pixel = bpp;
-			ok = ioctl(fd, FBIOPUT_VSCREENINFO, &var) == 0 &&
-			     ioctl(fd, FBIOGET_VSCREENINFO, &var) == 0 && var.bits_per_pixel == bpp;
-		}
-		if (fd >= 0)
-			close(fd);
-		return ok;
-	}
-	return false;
 }
 
 int
@@ -97,13 +63,13 @@ main(void)
 	expect_refused_with_map(loop, "memory:400x300", "gc16=two", "must be a number");
 
 	epd_phase("a framebuffer without update ioctls");
-	REQUIRE_MSG(vfb_at(8, vfb, sizeof(vfb)), "cannot set up vfb at 8 bpp");
+	REQUIRE_MSG(scene_harness_vfb(vfb, sizeof(vfb), 8, 0, 0), "cannot set up vfb at 8 bpp");
 	snprintf(spec, sizeof(spec), "mxc:%s", vfb);
 	expect_refused(loop, spec, "does not take the mxc_epdc_fb update ioctls");
 	expect_refused_with_map(loop, vfb, "du=1,gc16=2", "a waveform map cannot apply");
 
 	epd_phase("unsupported depth");
-	REQUIRE_MSG(vfb_at(16, vfb, sizeof(vfb)), "cannot set up vfb at 16 bpp");
+	REQUIRE_MSG(scene_harness_vfb(vfb, sizeof(vfb), 16, 0, 0), "cannot set up vfb at 16 bpp");
 	expect_refused(loop, vfb, "16 bits per pixel");
 	CHECK_EQ(system("rmmod vfb"), 0);
 
