@@ -42,7 +42,11 @@ backend_destroy(struct wlr_backend *wlr_backend)
 	if (backend->output)
 		wlr_output_destroy(&backend->output->base);
 	wlr_backend_finish(wlr_backend);
-	vl_epd_device_destroy(backend->device);
+	wl_list_remove(&backend->loop_destroy.link);
+	if (backend->device->impl->release)
+		backend->device->impl->release(backend->device);
+	/* The I/O threads may still hold it for a moment. */
+	vl_epd_device_unref(backend->device);
 	free((char *)backend->options.device);
 	free(backend);
 }
@@ -60,6 +64,16 @@ static const struct wlr_backend_impl backend_impl = {
 	.destroy = backend_destroy,
 	.get_buffer_caps = backend_get_buffer_caps,
 };
+
+/* Like wlroots' own backends, the backend goes with its event loop. */
+static void
+handle_loop_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_epd_backend *backend = wl_container_of(listener, backend, loop_destroy);
+	(void)data;
+
+	wlr_backend_destroy(&backend->base);
+}
 
 bool
 vl_backend_is_epd(struct wlr_backend *backend)
@@ -91,5 +105,7 @@ vl_epd_backend_create(struct wl_event_loop *loop, const struct vl_epd_backend_op
 	}
 	wlr_log(WLR_INFO, "e-paper panel: %s", backend->device->description);
 	wlr_backend_init(&backend->base, &backend_impl);
+	backend->loop_destroy.notify = handle_loop_destroy;
+	wl_event_loop_add_destroy_listener(loop, &backend->loop_destroy);
 	return &backend->base;
 }

@@ -5,7 +5,6 @@
 #define VL_EPD_BACKEND_INTERNAL_H
 
 #include <pixman.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <vellum/epd-backend.h>
 #include <wayland-server-core.h>
@@ -16,39 +15,68 @@
 
 /* Submitted flushes the panel may have in flight before frames are held. */
 #define VL_EPD_MAX_FLUSHES_IN_FLIGHT 2
+/* Updates one flush may submit; the merge stage caps a flush at this. */
+#define VL_EPD_MAX_UPDATES_PER_FLUSH 16
+/* Flush records: the flushes in flight, plus one idle cleanup. */
+#define VL_EPD_FLUSH_SLOTS (VL_EPD_MAX_FLUSHES_IN_FLIGHT + 1)
 
 struct vl_epd_backend {
 	struct wlr_backend base;
 	struct wl_event_loop *loop;
+	struct wl_listener loop_destroy;
 	struct vl_epd_backend_options options;
 	struct vl_epd_device *device;
 	struct vl_epd_output *output;
 	bool started;
 };
 
-/* Hands markers to a thread that waits for them, and wakes the event loop. */
-struct vl_epd_completion {
-	struct vl_epd_device *device;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	uint32_t *waiting; /* markers to wait for, in order */
-	size_t n_waiting, waiting_capacity;
-	uint32_t *done; /* completed markers not yet taken */
-	size_t n_done, done_capacity;
-	bool stop;
-	int eventfd;
+/* What became of one update: submitted and completed, or the error that stopped it. */
+struct vl_epd_io_result {
+	uint32_t marker;
+	int error; /* 0, or a negative errno from the submission or the wait */
+};
+
+struct vl_epd_io_queues;
+
+/*
+ * Device I/O off the event loop: one thread submits updates, another waits
+ * for them, and results wake the event loop through an eventfd. Some drivers
+ * (NXP's mxc_epdc_fb) hold the fbdev lock while a wait blocks, so even a
+ * submission can stall for a whole waveform; the event loop never makes
+ * either call itself.
+ */
+struct vl_epd_io {
+	struct vl_epd_io_queues *queues; /* shared with the threads, which may outlive this */
 	struct wl_event_source *source;
-	void (*handler)(uint32_t marker, void *data);
+	void (*handler)(const struct vl_epd_io_result *result, void *data);
 	void *data;
 };
 
-/* A commit waiting for the panel; its feedback fires once flushed markers complete. */
+bool vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_event_loop *loop,
+	void (*handler)(const struct vl_epd_io_result *result, void *data), void *data);
+/* Stops handling results at once; the threads end after their current call. */
+void vl_epd_io_finish(struct vl_epd_io *io);
+/* Queues an update; false when the queue is full (the caller retries later). */
+bool vl_epd_io_submit(struct vl_epd_io *io, const struct vl_epd_update *update);
+
+/* One flush's updates, from their submission until every one has completed. */
+struct vl_epd_flush_record {
+	uint64_t id; /* 0: the slot is free */
+	size_t n, left;
+	bool failed;
+	const char *waveform; /* the main waveform, for feedback */
+	bool flashed;
+	uint32_t markers[VL_EPD_MAX_UPDATES_PER_FLUSH];
+	pixman_box32_t boxes[VL_EPD_MAX_UPDATES_PER_FLUSH];
+};
+
+/* A commit waiting for the panel; its feedback fires once its flush completed. */
 struct vl_epd_commit {
 	struct wl_list link;
 	uint32_t seq;
-	uint32_t last_marker; /* 0 until flushed */
-	size_t markers_left;
+	uint64_t flush_id; /* 0 until its content is part of a flush */
+	bool settled;
+	struct timespec when;
 	const char *waveform;
 	bool flashed;
 	struct wl_array feedback; /* struct vl_epd_feedback_entry */
@@ -63,7 +91,8 @@ struct vl_epd_output {
 	struct wlr_output base;
 	struct vl_epd_backend *backend;
 	struct vl_epd_device *device;
-	struct vl_epd_completion completion;
+	struct vl_epd_io io;
+	bool enabled;
 
 	uint8_t *gray;              /* the latest committed content, panel-sized */
 	uint8_t *sent;              /* what was last sent to the panel */
@@ -71,36 +100,44 @@ struct vl_epd_output {
 	struct wl_array next_hints; /* struct vl_epd_hint, for the next commit */
 	struct wl_array hints;      /* hints of the content in unsent */
 	struct wl_array next_feedback;
-	struct wl_list commits;  /* struct vl_epd_commit, oldest first */
-	struct wl_array flushes; /* struct flush_record, submitted and not complete */
+	struct wl_list commits;  /* struct vl_epd_commit, waiting for the panel, oldest first */
+	struct wl_list finished; /* struct vl_epd_commit, callbacks and present still to send */
+	struct vl_epd_flush_record flushes[VL_EPD_FLUSH_SLOTS];
+	uint64_t next_flush_id;
 	uint32_t next_marker;
-	size_t flushes_in_flight;
+	unsigned int retry_backoff_ms; /* 0 while nothing failed */
+	bool retry_pending;            /* flushes wait for the retry timer */
+	bool lost;                     /* the device is gone */
 	bool frame_held;
+	bool dispatching; /* finished commits' callbacks are running */
+	bool destroyed;   /* destroyed from such a callback: freed when it returns */
 	struct wl_event_source *frame_idle;
+	struct wl_event_source *finish_idle;
+	struct wl_event_source *lost_idle;
+	struct wl_event_source *retry_timer;
 	struct wl_event_source *cleanup_timer; /* armed only while ghosts wait */
 	struct vl_epd_flush_state *flush_state;
 };
 
 struct vl_epd_output *vl_epd_output_create(struct vl_epd_backend *backend);
 
-bool vl_epd_completion_init(struct vl_epd_completion *completion, struct vl_epd_device *device,
-	struct wl_event_loop *loop, void (*handler)(uint32_t marker, void *data), void *data);
-void vl_epd_completion_finish(struct vl_epd_completion *completion);
-bool vl_epd_completion_add(struct vl_epd_completion *completion, uint32_t marker);
-
-/*
- * Turns the unsent region into panel updates and submits them. Returns the
- * marker of the last update, 0 if nothing needed showing, and sets *waveform
- * and *flashed to describe the flush.
- */
 struct vl_epd_flush_state *vl_epd_flush_state_create(
 	const struct vl_epd_device *device, const struct vl_epd_backend_options *options);
 void vl_epd_flush_state_destroy(struct vl_epd_flush_state *state);
-uint32_t vl_epd_flush(
-	struct vl_epd_output *output, size_t *n_markers, const char **waveform, bool *flashed);
+/*
+ * Turns the unsent region into panel updates and queues them; the record
+ * lists them (n == 0: nothing needed showing). Updates that could not be
+ * queued stay unsent.
+ */
+void vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record);
 /* Whether ghosts wait for an idle cleanup, and after how long. */
 bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
-/* Submits the flashing cleanup refresh; returns its marker, 0 if none. */
-uint32_t vl_epd_cleanup(struct vl_epd_output *output, size_t *n_markers);
+/* Queues the flashing cleanup refresh into record (n == 0: none). */
+void vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record);
+/*
+ * Forgets what the panel was sent in box, so that the next flush sends it
+ * again whatever the diff would say: for updates that failed.
+ */
+void vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * An in-process panel for tests without a kernel: 8-bit gray pixels, the
- * epdfb waveform table, and a record of every submitted update.
+ * epdfb waveform table, a record of every submitted update, what the panel
+ * shows, and failures on demand.
  */
 #include <epdfb.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +15,17 @@
 
 struct memory_device {
 	struct vl_epd_device base;
-	/* The completion thread reads what the event loop appends. */
+	/* The I/O threads and the tests share everything below. */
 	pthread_mutex_t lock;
+	pthread_cond_t cancelled;
 	struct vl_epd_update *updates;
 	struct timespec *submitted;
 	size_t n_updates, capacity;
+	uint8_t *panel;
 	unsigned int latency_ms;
+	unsigned int failures[2]; /* by enum vl_epd_memory_call */
+	int failure_error[2];
+	bool gone, cancel;
 };
 
 static struct memory_device *
@@ -27,13 +34,23 @@ memory_from_device(struct vl_epd_device *dev)
 	return (struct memory_device *)dev;
 }
 
-static bool
-memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+/* With the lock held: whether this call fails, and with which errno. */
+static int
+injected_failure(struct memory_device *mem, enum vl_epd_memory_call call)
 {
-	struct memory_device *mem = memory_from_device(dev);
-	bool ok = true;
+	if (mem->gone)
+		return ENODEV;
+	if (mem->failures[call] == 0)
+		return 0;
+	mem->failures[call]--;
+	if (mem->failure_error[call] == ENODEV)
+		mem->gone = true;
+	return mem->failure_error[call];
+}
 
-	pthread_mutex_lock(&mem->lock);
+static bool
+record_update(struct memory_device *mem, const struct vl_epd_update *update)
+{
 	if (mem->n_updates == mem->capacity) {
 		size_t capacity = mem->capacity ? mem->capacity * 2 : 64;
 		struct vl_epd_update *updates = realloc(mem->updates, capacity * sizeof(*updates));
@@ -42,17 +59,44 @@ memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 		struct timespec *submitted = realloc(mem->submitted, capacity * sizeof(*submitted));
 		if (submitted)
 			mem->submitted = submitted;
-		ok = updates && submitted;
-		if (ok)
-			mem->capacity = capacity;
+		if (!updates || !submitted)
+			return false;
+		mem->capacity = capacity;
 	}
-	if (ok) {
-		mem->updates[mem->n_updates] = *update;
-		clock_gettime(CLOCK_MONOTONIC, &mem->submitted[mem->n_updates]);
-		mem->n_updates++;
-	}
+	mem->updates[mem->n_updates] = *update;
+	clock_gettime(CLOCK_MONOTONIC, &mem->submitted[mem->n_updates]);
+	mem->n_updates++;
+	return true;
+}
+
+static bool
+memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	struct memory_device *mem = memory_from_device(dev);
+	const struct vl_epd_rect *r = &update->rect;
+
+	pthread_mutex_lock(&mem->lock);
+	int error = injected_failure(mem, VL_EPD_MEMORY_SUBMIT);
+	if (!error && !record_update(mem, update))
+		error = ENOMEM;
+	/* Like SNAPSHOT: the panel takes the pixels when the update is submitted. */
+	for (uint32_t y = r->top; !error && y < r->top + r->height; y++)
+		memcpy(mem->panel + (size_t)y * dev->width + r->left,
+			dev->pixels + (size_t)y * dev->stride + r->left, r->width);
 	pthread_mutex_unlock(&mem->lock);
-	return ok;
+	errno = error;
+	return error == 0;
+}
+
+static void
+add_ms(struct timespec *t, unsigned int ms)
+{
+	t->tv_sec += ms / 1000;
+	t->tv_nsec += (long)(ms % 1000) * 1000000;
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
 }
 
 /* An update completes latency_ms after its submission. */
@@ -69,18 +113,25 @@ memory_wait(struct vl_epd_device *dev, uint32_t marker)
 			continue;
 		found = true;
 		deadline = mem->submitted[i];
-		deadline.tv_sec += mem->latency_ms / 1000;
-		deadline.tv_nsec += (long)(mem->latency_ms % 1000) * 1000000;
-		if (deadline.tv_nsec >= 1000000000) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000;
-		}
+		add_ms(&deadline, mem->latency_ms);
 	}
+	while (found && !mem->cancel &&
+		pthread_cond_timedwait(&mem->cancelled, &mem->lock, &deadline) != ETIMEDOUT)
+		;
+	int error = mem->cancel ? ECANCELED : injected_failure(mem, VL_EPD_MEMORY_WAIT);
 	pthread_mutex_unlock(&mem->lock);
-	if (found)
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) != 0)
-			;
-	return 0;
+	return -error;
+}
+
+static void
+memory_cancel(struct vl_epd_device *dev)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->cancel = true;
+	pthread_cond_broadcast(&mem->cancelled);
+	pthread_mutex_unlock(&mem->lock);
 }
 
 static void
@@ -89,8 +140,10 @@ memory_destroy(struct vl_epd_device *dev)
 	struct memory_device *mem = memory_from_device(dev);
 
 	pthread_mutex_destroy(&mem->lock);
+	pthread_cond_destroy(&mem->cancelled);
 	free(mem->updates);
 	free(mem->submitted);
+	free(mem->panel);
 	free(mem->base.pixels);
 	free(mem);
 }
@@ -99,6 +152,7 @@ static const struct vl_epd_device_impl memory_impl = {
 	.name = "memory",
 	.submit = memory_submit,
 	.wait = memory_wait,
+	.cancel = memory_cancel,
 	.destroy = memory_destroy,
 };
 
@@ -106,6 +160,7 @@ struct vl_epd_device *
 vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_size)
 {
 	struct memory_device *mem;
+	pthread_condattr_t attr;
 
 	if (width == 0 || height == 0 || width > 16384 || height > 16384) {
 		snprintf(error, error_size, "memory device size %ux%u is out of range", width,
@@ -113,13 +168,21 @@ vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_si
 		return NULL;
 	}
 	mem = calloc(1, sizeof(*mem));
-	if (!mem || !(mem->base.pixels = malloc((size_t)width * height))) {
+	if (!mem || !(mem->base.pixels = malloc((size_t)width * height)) ||
+		!(mem->panel = malloc((size_t)width * height))) {
+		if (mem)
+			free(mem->base.pixels);
 		free(mem);
 		snprintf(error, error_size, "out of memory");
 		return NULL;
 	}
 	memset(mem->base.pixels, 0xff, (size_t)width * height);
+	memset(mem->panel, 0xff, (size_t)width * height);
 	pthread_mutex_init(&mem->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&mem->cancelled, &attr);
+	pthread_condattr_destroy(&attr);
 	mem->base.impl = &memory_impl;
 	mem->base.width = width;
 	mem->base.height = height;
@@ -137,8 +200,17 @@ vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **up
 {
 	struct memory_device *mem = memory_from_device(dev);
 
+	pthread_mutex_lock(&mem->lock);
 	*updates = mem->updates;
-	return mem->n_updates;
+	size_t n = mem->n_updates;
+	pthread_mutex_unlock(&mem->lock);
+	return n;
+}
+
+const uint8_t *
+vl_epd_memory_panel(struct vl_epd_device *dev)
+{
+	return memory_from_device(dev)->panel;
 }
 
 void
@@ -148,5 +220,17 @@ vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms)
 
 	pthread_mutex_lock(&mem->lock);
 	mem->latency_ms = latency_ms;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_fail(
+	struct vl_epd_device *dev, enum vl_epd_memory_call call, unsigned int count, int error)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->failures[call] = count;
+	mem->failure_error[call] = error;
 	pthread_mutex_unlock(&mem->lock);
 }

@@ -62,6 +62,7 @@ vl_epd_device_open(const char *spec, const char *waveform_map, char *error, size
 	dev = open_spec(spec, error, error_size);
 	if (!dev)
 		return NULL;
+	atomic_init(&dev->refs, 1);
 	dev->waveform_map = map;
 	if (!waveform_map)
 		return dev;
@@ -69,16 +70,23 @@ vl_epd_device_open(const char *spec, const char *waveform_map, char *error, size
 		snprintf(error, error_size,
 			"%s takes no update ioctls, so a waveform map cannot apply to it",
 			dev->description);
-		vl_epd_device_destroy(dev);
+		vl_epd_device_unref(dev);
 		return NULL;
 	}
 	vl_epd_waveform_table_from_map(&dev->waveforms, &map);
 	return dev;
 }
 
-void
-vl_epd_device_destroy(struct vl_epd_device *dev)
+struct vl_epd_device *
+vl_epd_device_ref(struct vl_epd_device *dev)
 {
-	if (dev)
+	atomic_fetch_add(&dev->refs, 1);
+	return dev;
+}
+
+void
+vl_epd_device_unref(struct vl_epd_device *dev)
+{
+	if (dev && atomic_fetch_sub(&dev->refs, 1) == 1)
 		dev->impl->destroy(dev);
 }

@@ -5,6 +5,7 @@
 #ifndef VL_EPD_DEVICE_H
 #define VL_EPD_DEVICE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,8 @@ struct vl_epd_device_impl {
 	 * destroy, which may come later.
 	 */
 	void (*release)(struct vl_epd_device *dev);
+	/* Optional: makes waits in progress and later ones return -ECANCELED soon. */
+	void (*cancel)(struct vl_epd_device *dev);
 	void (*destroy)(struct vl_epd_device *dev);
 };
 
@@ -52,6 +55,8 @@ struct vl_epd_device {
 	struct vl_epd_waveform_map waveform_map;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
+	/* The backend and its I/O threads, which may end after the backend. */
+	atomic_int refs;
 };
 
 /*
@@ -63,7 +68,9 @@ struct vl_epd_device {
  */
 struct vl_epd_device *vl_epd_device_open(
 	const char *spec, const char *waveform_map, char *error, size_t error_size);
-void vl_epd_device_destroy(struct vl_epd_device *dev);
+/* Takes a reference; the device is destroyed when the last one is dropped. */
+struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
+void vl_epd_device_unref(struct vl_epd_device *dev);
 
 struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);
 struct vl_epd_device *vl_epd_memory_open(
@@ -73,5 +80,19 @@ struct vl_epd_device *vl_epd_memory_open(
 void vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms);
 /* The memory device's record of submitted updates, for tests. */
 size_t vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **updates);
+/* What the memory panel shows: the pixels of every update that was submitted. */
+const uint8_t *vl_epd_memory_panel(struct vl_epd_device *dev);
+
+enum vl_epd_memory_call {
+	VL_EPD_MEMORY_SUBMIT,
+	VL_EPD_MEMORY_WAIT,
+};
+
+/*
+ * Makes the next count calls fail with error (a positive errno); ENODEV
+ * makes the device gone for good, as an unplugged one.
+ */
+void vl_epd_memory_fail(
+	struct vl_epd_device *dev, enum vl_epd_memory_call call, unsigned int count, int error);
 
 #endif

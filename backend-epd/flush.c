@@ -14,7 +14,7 @@
 
 #include "backend.h"
 
-#define MAX_RECTS_PER_FLUSH 16
+#define MAX_RECTS_PER_FLUSH VL_EPD_MAX_UPDATES_PER_FLUSH
 
 struct vl_epd_flush_state {
 	struct vl_epd_ghost *ghost;
@@ -148,8 +148,10 @@ mark_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 	}
 }
 
+/* Queues the plan's update; its pixels are already in the framebuffer. */
 static bool
-submit(struct vl_epd_output *output, const struct vl_epd_plan *plan)
+submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
+	struct vl_epd_flush_record *record, bool flashing)
 {
 	struct vl_epd_update update = {
 		.rect =
@@ -164,19 +166,20 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan)
 		.full = plan->full,
 		.marker = output->next_marker,
 	};
-	if (!output->device->impl->submit(output->device, &update)) {
-		wlr_log_errno(WLR_ERROR, "submitting an update of %ux%u", update.rect.width,
-			update.rect.height);
+	if (record->n == VL_EPD_MAX_UPDATES_PER_FLUSH || !vl_epd_io_submit(&output->io, &update))
 		return false;
-	}
+	/* Marker 0 means "no marker" to the driver. */
 	output->next_marker = output->next_marker == UINT32_MAX ? 1 : output->next_marker + 1;
+	if (record->n == 0) {
+		const struct vl_epd_waveform_entry *wf =
+			vl_epd_waveform_find(output->flush_state->table, plan->choice.waveform);
+		record->waveform = wf ? wf->name : "AUTO";
+	}
+	record->markers[record->n] = update.marker;
+	record->boxes[record->n] = plan->box;
+	record->n++;
+	record->flashed |= flashing;
 	return true;
-}
-
-static uint32_t
-last_marker(const struct vl_epd_output *output)
-{
-	return output->next_marker == 1 ? UINT32_MAX : output->next_marker - 1;
 }
 
 static bool
@@ -216,17 +219,33 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	plan->full = true;
 }
 
-uint32_t
-vl_epd_flush(struct vl_epd_output *output, size_t *n_markers, const char **waveform, bool *flashed)
+void
+vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box)
+{
+	const uint32_t width = output->device->width;
+
+	/* The inverse of the content differs from it in every pixel. */
+	for (int32_t y = box->y1; y < box->y2; y++) {
+		size_t offset = (size_t)y * width + box->x1;
+		for (int32_t x = box->x1; x < box->x2; x++, offset++)
+			output->sent[offset] = (uint8_t)~output->gray[offset];
+	}
+	pixman_region32_union_rect(&output->unsent, &output->unsent, box->x1, box->y1,
+		box->x2 - box->x1, box->y2 - box->y1);
+}
+
+void
+vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_plan plans[MAX_RECTS_PER_FLUSH * 4];
+	pixman_region32_t failed;
 	size_t n;
 
-	*n_markers = 0;
-	*flashed = false;
-	if (!state->panel_known) {
+	if (!pixman_region32_not_empty(&output->unsent)) {
+		n = 0;
+	} else if (!state->panel_known) {
 		/* The panel may show anything: one flashing refresh puts it in a known state. */
 		plans[0] = (struct vl_epd_plan){
 			.box = {0, 0, dev->width, dev->height},
@@ -235,34 +254,38 @@ vl_epd_flush(struct vl_epd_output *output, size_t *n_markers, const char **wavef
 			.full = true,
 		};
 		n = 1;
-		state->panel_known = true;
 	} else {
 		n = plan_updates(output, plans, sizeof(plans) / sizeof(plans[0]));
 	}
 
-	uint32_t last = 0;
+	pixman_region32_init(&failed);
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
 		promote(state, dev, plan);
-		/* A promoted box may reach past what changed: send it what was committed. */
-		mark_sent(output, &plan->box);
-		write_pixels(output, plan, output->sent);
-		if (!submit(output, plan))
-			continue;
 		const struct vl_epd_waveform_entry *wf =
 			vl_epd_waveform_find(state->table, plan->choice.waveform);
 		bool flashing = flashes(wf, plan);
+		/* A promoted box may reach past what changed: send it what was committed. */
+		mark_sent(output, &plan->box);
+		write_pixels(output, plan, output->sent);
+		if (!submit(output, plan, record, flashing)) {
+			pixman_region32_union_rect(&failed, &failed, plan->box.x1, plan->box.y1,
+				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
+			continue;
+		}
 		vl_epd_ghost_record(
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
-		last = last_marker(output);
-		if (*n_markers == 0)
-			*waveform = wf ? wf->name : "AUTO";
-		(*n_markers)++;
-		*flashed |= flashing;
 	}
+	if (record->n > 0)
+		state->panel_known = true;
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
-	return last;
+
+	int n_failed;
+	const pixman_box32_t *boxes = pixman_region32_rectangles(&failed, &n_failed);
+	for (int i = 0; i < n_failed; i++)
+		vl_epd_forget_sent(output, &boxes[i]);
+	pixman_region32_fini(&failed);
 }
 
 bool
@@ -278,15 +301,13 @@ vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms)
 	return true;
 }
 
-uint32_t
-vl_epd_cleanup(struct vl_epd_output *output, size_t *n_markers)
+void
+vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
 	pixman_region32_t area;
 	uint64_t deadline;
-	uint32_t last = 0;
 
-	*n_markers = 0;
 	pixman_region32_init(&area);
 	if (vl_epd_ghost_cleanup(state->ghost, now_ms(), &deadline, &area) < 0 ||
 		!pixman_region32_not_empty(&area))
@@ -300,12 +321,9 @@ vl_epd_cleanup(struct vl_epd_output *output, size_t *n_markers)
 	vl_epd_box_clip(&plan.box, output->device->width, output->device->height);
 	/* The panel is cleaned to what it was sent, not to newer content. */
 	write_pixels(output, &plan, output->sent);
-	if (!submit(output, &plan))
+	if (!submit(output, &plan, record, true))
 		goto out;
 	vl_epd_ghost_record(state->ghost, &plan.box, plan.choice.waveform, true, now_ms());
-	*n_markers = 1;
-	last = last_marker(output);
 out:
 	pixman_region32_fini(&area);
-	return last;
 }

@@ -5,6 +5,8 @@
  */
 #include <assert.h>
 #include <drm_fourcc.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,16 +17,15 @@
 
 #include "backend.h"
 
-static const uint32_t SUPPORTED_OUTPUT_STATE = WLR_OUTPUT_STATE_BACKEND_OPTIONAL |
-					       WLR_OUTPUT_STATE_BUFFER | WLR_OUTPUT_STATE_MODE |
-					       WLR_OUTPUT_STATE_ENABLED;
+static const uint32_t SUPPORTED_OUTPUT_STATE =
+	WLR_OUTPUT_STATE_BACKEND_OPTIONAL | WLR_OUTPUT_STATE_BUFFER | WLR_OUTPUT_STATE_MODE |
+	WLR_OUTPUT_STATE_ENABLED | WLR_OUTPUT_STATE_RENDER_FORMAT;
+
+/* Commits that may carry a buffer of a swapchain wlroots is still setting up. */
+static const uint32_t RECONFIGURING_STATE =
+	WLR_OUTPUT_STATE_MODE | WLR_OUTPUT_STATE_ENABLED | WLR_OUTPUT_STATE_RENDER_FORMAT;
 
 static const struct wlr_output_impl output_impl;
-
-struct flush_record {
-	uint32_t first_marker, last_marker;
-	size_t left;
-};
 
 static struct vl_epd_output *
 epd_output_from_output(struct wlr_output *wlr_output)
@@ -57,6 +58,12 @@ output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 		wlr_log(WLR_DEBUG, "unsupported output state fields: 0x%" PRIx32, unsupported);
 		return false;
 	}
+	if ((state->committed & WLR_OUTPUT_STATE_RENDER_FORMAT) &&
+		!format_supported(state->render_format)) {
+		wlr_log(WLR_DEBUG, "render format 0x%" PRIx32 " is not XRGB8888",
+			state->render_format);
+		return false;
+	}
 	if ((state->committed & WLR_OUTPUT_STATE_MODE) &&
 		(state->mode_type != WLR_OUTPUT_STATE_MODE_CUSTOM ||
 			state->custom_mode.width != (int32_t)dev->width ||
@@ -78,9 +85,11 @@ output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 		/*
 		 * Scanning out a client buffer would skip whatever the scene draws
 		 * over it (wlroots culls black rects, expecting the background to
-		 * be black), so only composited frames are accepted.
+		 * be black), so only composited frames are accepted. wlroots
+		 * never scans out while reconfiguring, but then tests buffers of a
+		 * swapchain it has not installed yet.
 		 */
-		if (wlr_output->swapchain &&
+		if (!(state->committed & RECONFIGURING_STATE) && wlr_output->swapchain &&
 			!wlr_swapchain_has_buffer(wlr_output->swapchain, buffer)) {
 			wlr_log(WLR_DEBUG, "direct scanout is not supported");
 			return false;
@@ -104,6 +113,46 @@ output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 	return true;
 }
 
+/* Backoff between retries of failed updates. */
+#define RETRY_FIRST_MS 50
+#define RETRY_MAX_MS   2000
+
+static size_t
+flushes_in_flight(const struct vl_epd_output *output)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++)
+		n += output->flushes[i].id != 0;
+	return n;
+}
+
+static struct vl_epd_flush_record *
+newest_flush(struct vl_epd_output *output)
+{
+	struct vl_epd_flush_record *newest = NULL;
+
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		struct vl_epd_flush_record *record = &output->flushes[i];
+		if (record->id != 0 && (!newest || record->id > newest->id))
+			newest = record;
+	}
+	return newest;
+}
+
+static struct vl_epd_flush_record *
+new_flush(struct vl_epd_output *output)
+{
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		struct vl_epd_flush_record *record = &output->flushes[i];
+		if (record->id == 0) {
+			*record = (struct vl_epd_flush_record){.id = ++output->next_flush_id};
+			return record;
+		}
+	}
+	return NULL;
+}
+
 static void
 send_frame(void *data)
 {
@@ -117,7 +166,9 @@ send_frame(void *data)
 static void
 schedule_frame(struct vl_epd_output *output)
 {
-	if (output->flushes_in_flight >= VL_EPD_MAX_FLUSHES_IN_FLIGHT) {
+	if (!output->enabled)
+		return;
+	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT) {
 		output->frame_held = true;
 		return;
 	}
@@ -127,142 +178,274 @@ schedule_frame(struct vl_epd_output *output)
 			wl_event_loop_add_idle(output->backend->loop, send_frame, output);
 }
 
+static void call_feedback(struct vl_epd_commit *commit, bool settled);
+static void free_commit(struct vl_epd_commit *commit);
+
+/*
+ * Callbacks and present events run from the event loop, never inside a
+ * commit, so that wlroots has emitted the commit event first and a callback
+ * that commits again finds the output in a consistent state.
+ */
+static void
+dispatch_finished(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	output->finish_idle = NULL;
+	output->dispatching = true;
+	while (!wl_list_empty(&output->finished)) {
+		struct vl_epd_commit *commit = wl_container_of(output->finished.next, commit, link);
+		wl_list_remove(&commit->link);
+		call_feedback(commit, commit->settled);
+		if (!output->destroyed) {
+			struct wlr_output_event_present present = {
+				.output = &output->base,
+				.commit_seq = commit->seq,
+				.presented = commit->settled,
+				.when = &commit->when,
+			};
+			wlr_output_send_present(&output->base, &present);
+		}
+		free_commit(commit);
+	}
+	output->dispatching = false;
+	if (output->destroyed)
+		free(output);
+}
+
 static void
 finish_commit(struct vl_epd_output *output, struct vl_epd_commit *commit, bool settled)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	commit->settled = settled;
+	clock_gettime(CLOCK_MONOTONIC, &commit->when);
+	wl_list_remove(&commit->link);
+	wl_list_insert(output->finished.prev, &commit->link);
+	if (!output->finish_idle && !output->dispatching)
+		output->finish_idle =
+			wl_event_loop_add_idle(output->backend->loop, dispatch_finished, output);
+}
 
+static void
+call_feedback(struct vl_epd_commit *commit, bool settled)
+{
 	struct vl_epd_feedback feedback = {
 		.settled = settled,
-		.when = now,
+		.when = commit->when,
 		.waveform = commit->waveform,
 		.flashed = commit->flashed,
 	};
 	struct vl_epd_feedback_entry *entry;
+
 	wl_array_for_each (entry, &commit->feedback)
 		entry->func(&feedback, entry->data);
+}
 
-	struct wlr_output_event_present present = {
-		.output = &output->base,
-		.commit_seq = commit->seq,
-		.presented = settled,
-		.when = &now,
-	};
-	wlr_output_send_present(&output->base, &present);
-
-	wl_list_remove(&commit->link);
+static void
+free_commit(struct vl_epd_commit *commit)
+{
 	wl_array_release(&commit->feedback);
 	free(commit);
 }
 
+/* Commits whose content is not part of a flush yet are superseded by newer content. */
 static void
-track_markers(struct vl_epd_output *output, uint32_t last, size_t n_markers)
+discard_pending(struct vl_epd_output *output)
 {
-	if (n_markers > 0) {
-		struct flush_record *record = wl_array_add(&output->flushes, sizeof(*record));
-		if (record) {
-			*record = (struct flush_record){
-				.first_marker = last - (uint32_t)n_markers + 1,
-				.last_marker = last,
-				.left = n_markers,
-			};
-			output->flushes_in_flight++;
-			for (uint32_t m = record->first_marker; m != last + 1; m++)
-				vl_epd_completion_add(&output->completion, m);
-		}
-	}
+	struct vl_epd_commit *commit, *tmp;
+
+	wl_list_for_each_safe (commit, tmp, &output->commits, link)
+		if (commit->flush_id == 0)
+			finish_commit(output, commit, false);
 }
 
+static bool
+has_pending_commits(const struct vl_epd_output *output)
+{
+	const struct vl_epd_commit *commit;
+
+	wl_list_for_each (commit, &output->commits, link)
+		if (commit->flush_id == 0)
+			return true;
+	return false;
+}
+
+static void
+update_cleanup_timer(struct vl_epd_output *output)
+{
+	unsigned int delay_ms;
+
+	if (!output->cleanup_timer)
+		return;
+	bool quiet = output->enabled && !output->lost && !output->retry_pending &&
+		     flushes_in_flight(output) == 0 && !pixman_region32_not_empty(&output->unsent);
+	/* A zero delay disarms the timer: an idle panel costs no wake-ups. */
+	if (!quiet || !vl_epd_cleanup_due(output, &delay_ms))
+		delay_ms = 0;
+	wl_event_source_timer_update(output->cleanup_timer, (int)delay_ms);
+}
+
+/* Failed updates are sent again after a delay that grows while they keep failing. */
+static void
+schedule_retry(struct vl_epd_output *output)
+{
+	if (output->retry_pending)
+		return;
+	if (output->retry_backoff_ms == 0)
+		output->retry_backoff_ms = RETRY_FIRST_MS;
+	else if (output->retry_backoff_ms < RETRY_MAX_MS)
+		output->retry_backoff_ms *= 2;
+	output->retry_pending = true;
+	wl_event_source_timer_update(output->retry_timer, (int)output->retry_backoff_ms);
+}
+
+/* Sends what is unsent, and settles commits that changed nothing. */
 static void
 flush(struct vl_epd_output *output)
 {
-	size_t n_markers = 0;
-	const char *waveform = NULL;
-	bool flashed = false;
-	uint32_t last = vl_epd_flush(output, &n_markers, &waveform, &flashed);
+	struct vl_epd_flush_record *record = new_flush(output);
 	struct vl_epd_commit *commit, *tmp;
 
-	track_markers(output, last, n_markers);
+	if (!record)
+		return;
+	vl_epd_flush(output, record);
+	if (record->n == 0)
+		record->id = 0;
+	record->left = record->n;
+	if (pixman_region32_not_empty(&output->unsent)) {
+		/* Updates that could not be queued: their commits wait for the retry. */
+		schedule_retry(output);
+		return;
+	}
+	/* A commit that changed nothing has settled once what is in flight has. */
+	struct vl_epd_flush_record *carrier = record->n > 0 ? record : newest_flush(output);
 	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
-		if (commit->last_marker != 0)
+		if (commit->flush_id != 0)
 			continue;
-		if (n_markers == 0) {
-			/* Nothing differed from what the panel already shows. */
+		if (!carrier) {
 			finish_commit(output, commit, true);
 			continue;
 		}
-		commit->last_marker = last;
-		commit->waveform = waveform;
-		commit->flashed = flashed;
+		commit->flush_id = carrier->id;
+		commit->waveform = carrier->waveform;
+		commit->flashed = carrier->flashed;
 	}
 }
 
+/* Moves the panel on after anything changed: flushes, frames, the idle cleanup. */
 static void
-handle_marker_done(uint32_t marker, void *data)
+kick(struct vl_epd_output *output)
 {
-	struct vl_epd_output *output = data;
-	struct flush_record *record, *done = NULL;
-	struct vl_epd_commit *commit, *tmp;
-
-	wl_array_for_each (record, &output->flushes) {
-		if (marker - record->first_marker <= record->last_marker - record->first_marker) {
-			record->left--;
-			if (record->left == 0)
-				done = record;
-			break;
-		}
-	}
-	if (!done)
-		return;
-
-	wl_list_for_each_safe (commit, tmp, &output->commits, link)
-		if (commit->last_marker == done->last_marker)
-			finish_commit(output, commit, true);
-
-	/* Drop the record; order does not matter. */
-	struct flush_record *last =
-		(struct flush_record *)((char *)output->flushes.data + output->flushes.size) - 1;
-	*done = *last;
-	output->flushes.size -= sizeof(*last);
-	output->flushes_in_flight--;
-
-	if (pixman_region32_not_empty(&output->unsent))
+	if (output->enabled && !output->lost && !output->retry_pending &&
+		flushes_in_flight(output) < VL_EPD_MAX_FLUSHES_IN_FLIGHT &&
+		(pixman_region32_not_empty(&output->unsent) || has_pending_commits(output)))
 		flush(output);
 	if (output->frame_held)
 		schedule_frame(output);
+	update_cleanup_timer(output);
+}
 
-	unsigned int delay_ms;
-	if (output->flushes_in_flight == 0 && output->cleanup_timer &&
-		vl_epd_cleanup_due(output, &delay_ms))
-		wl_event_source_timer_update(output->cleanup_timer, delay_ms);
+static int
+handle_retry_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	output->retry_pending = false;
+	kick(output);
+	return 0;
+}
+
+static void
+handle_lost(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	output->lost_idle = NULL;
+	wlr_output_destroy(&output->base);
+}
+
+/* The device is gone: the compositor learns it as the output's destruction. */
+static bool
+is_fatal(int error)
+{
+	return error == -ENODEV || error == -ENXIO || error == -EBADF || error == -ENOTTY;
+}
+
+static void
+complete_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
+{
+	struct vl_epd_commit *commit, *tmp;
+	uint64_t id = record->id;
+	bool failed = record->failed;
+
+	record->id = 0;
+	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
+		if (commit->flush_id != id)
+			continue;
+		if (failed)
+			commit->flush_id = 0; /* shown by the retry, or superseded */
+		else
+			finish_commit(output, commit, true);
+	}
+	if (failed)
+		schedule_retry(output);
+	else
+		output->retry_backoff_ms = 0;
+}
+
+static void
+handle_io_result(const struct vl_epd_io_result *result, void *data)
+{
+	struct vl_epd_output *output = data;
+
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		struct vl_epd_flush_record *record = &output->flushes[i];
+		for (size_t j = 0; record->id != 0 && j < record->n; j++) {
+			if (record->markers[j] != result->marker)
+				continue;
+			if (result->error) {
+				wlr_log(WLR_ERROR, "panel update %" PRIu32 " failed: %s",
+					result->marker, strerror(-result->error));
+				record->failed = true;
+				/* Its pixels are not known to be on the panel: send them again. */
+				vl_epd_forget_sent(output, &record->boxes[j]);
+				if (is_fatal(result->error) && !output->lost) {
+					output->lost = true;
+					output->lost_idle = wl_event_loop_add_idle(
+						output->backend->loop, handle_lost, output);
+				}
+			}
+			if (--record->left == 0)
+				complete_flush(output, record);
+			kick(output);
+			return;
+		}
+	}
 }
 
 static int
 handle_cleanup_timer(void *data)
 {
 	struct vl_epd_output *output = data;
-	size_t n_markers;
 
-	if (output->flushes_in_flight > 0 || pixman_region32_not_empty(&output->unsent))
+	if (!output->enabled || output->lost || flushes_in_flight(output) > 0 ||
+		pixman_region32_not_empty(&output->unsent))
 		return 0;
-	uint32_t last = vl_epd_cleanup(output, &n_markers);
-	track_markers(output, last, n_markers);
+	struct vl_epd_flush_record *record = new_flush(output);
+	if (!record)
+		return 0;
+	vl_epd_cleanup(output, record);
+	if (record->n == 0)
+		record->id = 0;
+	record->left = record->n;
 	return 0;
 }
 
-static bool
-read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state)
+static void
+read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state, void *data,
+	size_t stride)
 {
 	const struct vl_epd_device *dev = output->device;
 	pixman_region32_t damage;
-	void *data;
-	uint32_t format;
-	size_t stride;
-
-	if (!wlr_buffer_begin_data_ptr_access(
-		    state->buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
-		return false;
 
 	pixman_region32_init(&damage);
 	if (state->committed & WLR_OUTPUT_STATE_DAMAGE)
@@ -273,53 +456,97 @@ read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state)
 
 	struct vl_epd_gray gray = {output->gray, dev->width, dev->height, dev->width};
 	vl_epd_gray_convert_region(&gray, data, stride, &damage);
-	wlr_buffer_end_data_ptr_access(state->buffer);
-
 	pixman_region32_union(&output->unsent, &output->unsent, &damage);
 	pixman_region32_fini(&damage);
-	return true;
+}
+
+/*
+ * When a commit lights the output up or changes its mode or format without
+ * a buffer, wlroots attaches an empty (transparent black) one of its own,
+ * without damage. The panel keeps its image instead: the scene's next frame
+ * brings the real content with full damage.
+ */
+static bool
+is_placeholder(const struct wlr_output_state *state)
+{
+	return !(state->committed & WLR_OUTPUT_STATE_DAMAGE) &&
+	       (state->committed & (WLR_OUTPUT_STATE_ENABLED | WLR_OUTPUT_STATE_MODE |
+					   WLR_OUTPUT_STATE_RENDER_FORMAT));
+}
+
+/* A disabled output drives nothing; the panel keeps what it shows. */
+static void
+disable(struct vl_epd_output *output)
+{
+	output->enabled = false;
+	pixman_region32_clear(&output->unsent);
+	output->hints.size = 0;
+	discard_pending(output);
+	output->frame_held = false;
+	update_cleanup_timer(output);
+}
+
+static void
+take_hints(struct vl_epd_output *output)
+{
+	struct vl_epd_hint *hint;
+
+	wl_array_for_each (hint, &output->next_hints) {
+		struct vl_epd_hint *slot = wl_array_add(&output->hints, sizeof(*slot));
+		if (slot)
+			*slot = *hint;
+		if (hint->full_refresh) {
+			/* A full refresh shows the area again even where nothing changed. */
+			pixman_box32_t box = {hint->box.x, hint->box.y,
+				hint->box.x + hint->box.width, hint->box.y + hint->box.height};
+			vl_epd_forget_sent(output, &box);
+		}
+	}
+	output->next_hints.size = 0;
 }
 
 static bool
 output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 {
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
-	struct vl_epd_commit *commit, *tmp;
+	bool enabled =
+		(state->committed & WLR_OUTPUT_STATE_ENABLED) ? state->enabled : output->enabled;
+	bool has_content = (state->committed & WLR_OUTPUT_STATE_BUFFER) && !is_placeholder(state);
+	void *data = NULL;
+	uint32_t format;
+	size_t stride;
 
-	if (!output_test(wlr_output, state))
+	if (output->lost || !output_test(wlr_output, state))
 		return false;
-	if (!(state->committed & WLR_OUTPUT_STATE_BUFFER))
+	if (!enabled) {
+		if (output->enabled)
+			disable(output);
 		return true;
-
-	struct vl_epd_commit *new_commit = calloc(1, sizeof(*new_commit));
-	if (!new_commit || !read_buffer(output, state)) {
-		free(new_commit);
+	}
+	struct vl_epd_commit *commit = calloc(1, sizeof(*commit));
+	if (!commit)
+		return false;
+	if (has_content && !wlr_buffer_begin_data_ptr_access(state->buffer,
+				   WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+		free(commit);
 		return false;
 	}
-
-	/* New content restarts the idle time. */
-	if (output->cleanup_timer)
-		wl_event_source_timer_update(output->cleanup_timer, 0);
-
-	/* Content not sent yet is superseded: the panel will show the newest. */
-	wl_list_for_each_safe (commit, tmp, &output->commits, link)
-		if (commit->last_marker == 0)
-			finish_commit(output, commit, false);
-
-	new_commit->seq = wlr_output->commit_seq + 1;
-	new_commit->feedback = output->next_feedback;
-	wl_array_init(&output->next_feedback);
-	wl_list_insert(output->commits.prev, &new_commit->link);
-
-	if (output->next_hints.size > 0) {
-		void *hints = wl_array_add(&output->hints, output->next_hints.size);
-		if (hints)
-			memcpy(hints, output->next_hints.data, output->next_hints.size);
-		output->next_hints.size = 0;
+	output->enabled = true;
+	if (has_content) {
+		read_buffer(output, state, data, stride);
+		wlr_buffer_end_data_ptr_access(state->buffer);
+		/* The panel will show the newest content: older unsent content is superseded. */
+		discard_pending(output);
 	}
+	take_hints(output);
 
-	if (output->flushes_in_flight < VL_EPD_MAX_FLUSHES_IN_FLIGHT)
-		flush(output);
+	commit->seq = wlr_output->commit_seq + 1;
+	commit->feedback = output->next_feedback;
+	wl_array_init(&output->next_feedback);
+	wl_list_insert(output->commits.prev, &commit->link);
+
+	kick(output);
+	/* wlroots waits for a frame event after every commit of an enabled output. */
 	schedule_frame(output);
 	return true;
 }
@@ -330,26 +557,45 @@ output_destroy(struct wlr_output *wlr_output)
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
 	struct vl_epd_commit *commit, *tmp;
 
-	vl_epd_completion_finish(&output->completion);
-	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
-		wl_list_remove(&commit->link);
-		wl_array_release(&commit->feedback);
-		free(commit);
-	}
+	vl_epd_io_finish(&output->io);
 	if (output->frame_idle)
 		wl_event_source_remove(output->frame_idle);
+	if (output->finish_idle)
+		wl_event_source_remove(output->finish_idle);
+	if (output->lost_idle)
+		wl_event_source_remove(output->lost_idle);
+	if (output->retry_timer)
+		wl_event_source_remove(output->retry_timer);
 	if (output->cleanup_timer)
 		wl_event_source_remove(output->cleanup_timer);
+	/* Every callback runs once: what never reached the panel was not shown. */
+	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
+		wl_list_remove(&commit->link);
+		call_feedback(commit, commit->settled);
+		free_commit(commit);
+	}
+	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
+		wl_list_remove(&commit->link);
+		clock_gettime(CLOCK_MONOTONIC, &commit->when);
+		call_feedback(commit, false);
+		free_commit(commit);
+	}
+	struct vl_epd_commit next = {.feedback = output->next_feedback};
+	clock_gettime(CLOCK_MONOTONIC, &next.when);
+	call_feedback(&next, false);
+	wl_array_release(&output->next_feedback);
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
 	wl_array_release(&output->next_hints);
 	wl_array_release(&output->hints);
-	wl_array_release(&output->next_feedback);
-	wl_array_release(&output->flushes);
 	free(output->gray);
 	free(output->sent);
 	output->backend->output = NULL;
-	free(output);
+	/* From inside a callback the dispatch loop still holds it; it frees it then. */
+	if (output->dispatching)
+		output->destroyed = true;
+	else
+		free(output);
 }
 
 static const struct wlr_output_impl output_impl = {
@@ -369,29 +615,29 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 		return NULL;
 	output->backend = backend;
 	output->device = dev;
-	output->gray = malloc(size);
-	output->sent = malloc(size);
-	output->flush_state = vl_epd_flush_state_create(dev, &backend->options);
-	if (!output->gray || !output->sent || !output->flush_state)
-		goto err;
-	/* Nothing is known of the panel yet: the first frame sends everything. */
-	memset(output->gray, 0xff, size);
-	memset(output->sent, 0xff, size);
 	pixman_region32_init(&output->unsent);
 	wl_array_init(&output->next_hints);
 	wl_array_init(&output->hints);
 	wl_array_init(&output->next_feedback);
-	wl_array_init(&output->flushes);
 	wl_list_init(&output->commits);
+	wl_list_init(&output->finished);
 	output->next_marker = 1;
+	output->gray = malloc(size);
+	output->sent = malloc(size);
+	output->flush_state = vl_epd_flush_state_create(dev, &backend->options);
+	output->retry_timer = wl_event_loop_add_timer(backend->loop, handle_retry_timer, output);
+	if (!output->gray || !output->sent || !output->flush_state || !output->retry_timer)
+		goto err;
+	/* Nothing is known of the panel yet: the first frame sends everything. */
+	memset(output->gray, 0xff, size);
+	memset(output->sent, 0xff, size);
 	if (backend->options.idle_cleanup_ms > 0) {
 		output->cleanup_timer =
 			wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
 		if (!output->cleanup_timer)
 			goto err;
 	}
-	if (!vl_epd_completion_init(
-		    &output->completion, dev, backend->loop, handle_marker_done, output))
+	if (!vl_epd_io_init(&output->io, dev, backend->loop, handle_io_result, output))
 		goto err;
 
 	struct wlr_output_state state;
@@ -406,7 +652,12 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	return output;
 
 err:
+	if (output->cleanup_timer)
+		wl_event_source_remove(output->cleanup_timer);
+	if (output->retry_timer)
+		wl_event_source_remove(output->retry_timer);
 	vl_epd_flush_state_destroy(output->flush_state);
+	pixman_region32_fini(&output->unsent);
 	free(output->gray);
 	free(output->sent);
 	free(output);
@@ -417,10 +668,26 @@ void
 vl_epd_output_add_hint(struct wlr_output *wlr_output, const struct vl_epd_hint *hint)
 {
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
-	struct vl_epd_hint *slot = wl_array_add(&output->next_hints, sizeof(*slot));
+	const struct vl_epd_device *dev = output->device;
+	/* In 64 bits: a box reaching INT32_MAX must not wrap around. */
+	int64_t x1 = hint->box.x, y1 = hint->box.y;
+	int64_t x2 = x1 + hint->box.width, y2 = y1 + hint->box.height;
 
-	if (slot)
-		*slot = *hint;
+	x1 = x1 < 0 ? 0 : x1;
+	y1 = y1 < 0 ? 0 : y1;
+	x2 = x2 > dev->width ? dev->width : x2;
+	y2 = y2 > dev->height ? dev->height : y2;
+	if (x1 >= x2 || y1 >= y2)
+		return;
+	struct vl_epd_hint *slot = wl_array_add(&output->next_hints, sizeof(*slot));
+	if (!slot)
+		return;
+	*slot = *hint;
+	slot->box = (struct wlr_box){(int)x1, (int)y1, (int)(x2 - x1), (int)(y2 - y1)};
+	if ((unsigned int)slot->mode > VL_EPD_MODE_ANIMATION)
+		slot->mode = VL_EPD_MODE_AUTO;
+	if ((unsigned int)slot->dither > VL_EPD_DITHER_DIFFUSION)
+		slot->dither = VL_EPD_DITHER_AUTO;
 }
 
 bool

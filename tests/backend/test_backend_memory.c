@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -216,6 +217,9 @@ test_pacing_and_superseded(void **state)
 	vl_epd_output_add_feedback(h->output, note_feedback, &d);
 	scene_harness_set_gray(rect, 255);
 	assert_true(wlr_scene_output_commit(h->scene_output, NULL));
+	/* Callbacks and present events come from the event loop, after the commit. */
+	assert_false(c.done);
+	wl_event_loop_dispatch(h->loop, 0);
 	assert_true(c.done);
 	assert_false(c.settled);
 	/* its present event says so too */

@@ -1,0 +1,251 @@
+/*
+ * Device I/O threads: one submits queued updates, one waits for submitted
+ * markers in order; both post results and wake the event loop through an
+ * eventfd. They sleep on condition variables while nothing is queued, so an
+ * idle panel costs no wake-ups. The queues are fixed rings: the output never
+ * has more updates in flight than they hold, and nothing is allocated on the
+ * way. The threads hold references to the queues and the device, so a
+ * backend destroyed while a driver call blocks (up to its 5 s timeout)
+ * returns at once and the last thread out frees them.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+
+#include "backend.h"
+
+/* Every update of every flush record, with room to spare. */
+#define RING_SIZE (VL_EPD_FLUSH_SLOTS * VL_EPD_MAX_UPDATES_PER_FLUSH * 2)
+
+struct ring {
+	size_t head, len;
+};
+
+struct vl_epd_io_queues {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct vl_epd_device *device;
+	int eventfd;
+	int refs;
+	bool stop;
+	struct ring to_submit, to_wait, results;
+	struct vl_epd_update submissions[RING_SIZE];
+	uint32_t waits[RING_SIZE];
+	struct vl_epd_io_result done[RING_SIZE];
+};
+
+/* Index of the slot a push goes to; false when the ring is full. */
+static bool
+ring_push(struct ring *ring, size_t *slot)
+{
+	if (ring->len == RING_SIZE)
+		return false;
+	*slot = (ring->head + ring->len++) % RING_SIZE;
+	return true;
+}
+
+static size_t
+ring_pop(struct ring *ring)
+{
+	size_t slot = ring->head;
+
+	ring->head = (ring->head + 1) % RING_SIZE;
+	ring->len--;
+	return slot;
+}
+
+static void
+unref_queues(struct vl_epd_io_queues *q)
+{
+	pthread_mutex_lock(&q->lock);
+	bool last = --q->refs == 0;
+	pthread_mutex_unlock(&q->lock);
+	if (!last)
+		return;
+	close(q->eventfd);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->wake);
+	vl_epd_device_unref(q->device);
+	free(q);
+}
+
+/* With the lock held. Each update yields one result, so the ring has room. */
+static void
+post_result(struct vl_epd_io_queues *q, uint32_t marker, int error)
+{
+	size_t slot;
+	uint64_t one = 1;
+
+	if (!ring_push(&q->results, &slot))
+		return;
+	q->done[slot] = (struct vl_epd_io_result){.marker = marker, .error = error};
+	if (write(q->eventfd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		wlr_log_errno(WLR_ERROR, "waking the event loop");
+}
+
+static void *
+submit_thread(void *data)
+{
+	struct vl_epd_io_queues *q = data;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		while (!q->stop && q->to_submit.len == 0)
+			pthread_cond_wait(&q->wake, &q->lock);
+		if (q->stop)
+			break;
+		struct vl_epd_update update = q->submissions[q->to_submit.head];
+		pthread_mutex_unlock(&q->lock);
+
+		bool ok = q->device->impl->submit(q->device, &update);
+		int error = ok ? 0 : -(errno ? errno : EIO);
+
+		pthread_mutex_lock(&q->lock);
+		ring_pop(&q->to_submit);
+		size_t slot;
+		if (ok && ring_push(&q->to_wait, &slot)) {
+			q->waits[slot] = update.marker;
+			pthread_cond_broadcast(&q->wake);
+		} else {
+			post_result(q, update.marker, ok ? -ENOSPC : error);
+		}
+	}
+	pthread_mutex_unlock(&q->lock);
+	unref_queues(q);
+	return NULL;
+}
+
+static void *
+wait_thread(void *data)
+{
+	struct vl_epd_io_queues *q = data;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		while (!q->stop && q->to_wait.len == 0)
+			pthread_cond_wait(&q->wake, &q->lock);
+		if (q->stop)
+			break;
+		uint32_t marker = q->waits[q->to_wait.head];
+		pthread_mutex_unlock(&q->lock);
+
+		int error = q->device->impl->wait(q->device, marker);
+
+		pthread_mutex_lock(&q->lock);
+		ring_pop(&q->to_wait);
+		post_result(q, marker, error);
+	}
+	pthread_mutex_unlock(&q->lock);
+	unref_queues(q);
+	return NULL;
+}
+
+static int
+handle_eventfd(int fd, uint32_t mask, void *data)
+{
+	struct vl_epd_io *io = data;
+	struct vl_epd_io_queues *q = io->queues;
+	struct vl_epd_io_result results[RING_SIZE];
+	uint64_t count;
+	size_t n = 0;
+
+	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		wlr_log_errno(WLR_ERROR, "reading the I/O eventfd");
+
+	pthread_mutex_lock(&q->lock);
+	while (q->results.len > 0)
+		results[n++] = q->done[ring_pop(&q->results)];
+	pthread_mutex_unlock(&q->lock);
+
+	/* The handler never destroys the output: it defers that to an idle source. */
+	for (size_t i = 0; i < n; i++)
+		io->handler(&results[i], io->data);
+	return 0;
+}
+
+static bool
+start_thread(struct vl_epd_io_queues *q, void *(*func)(void *))
+{
+	pthread_t thread;
+
+	q->refs++;
+	if (pthread_create(&thread, NULL, func, q) != 0) {
+		q->refs--;
+		return false;
+	}
+	pthread_detach(thread);
+	return true;
+}
+
+bool
+vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_event_loop *loop,
+	void (*handler)(const struct vl_epd_io_result *result, void *data), void *data)
+{
+	struct vl_epd_io_queues *q = calloc(1, sizeof(*q));
+
+	*io = (struct vl_epd_io){.handler = handler, .data = data};
+	if (!q)
+		return false;
+	q->eventfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (q->eventfd < 0) {
+		wlr_log_errno(WLR_ERROR, "eventfd");
+		free(q);
+		return false;
+	}
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->wake, NULL);
+	q->device = vl_epd_device_ref(device);
+	q->refs = 1;
+	io->queues = q;
+	io->source = wl_event_loop_add_fd(loop, q->eventfd, WL_EVENT_READABLE, handle_eventfd, io);
+	pthread_mutex_lock(&q->lock);
+	bool started = io->source && start_thread(q, submit_thread);
+	started = started && start_thread(q, wait_thread);
+	pthread_mutex_unlock(&q->lock);
+	if (!started) {
+		wlr_log(WLR_ERROR, "cannot start the device I/O threads");
+		vl_epd_io_finish(io);
+		return false;
+	}
+	return true;
+}
+
+void
+vl_epd_io_finish(struct vl_epd_io *io)
+{
+	struct vl_epd_io_queues *q = io->queues;
+
+	if (!q)
+		return;
+	if (io->source)
+		wl_event_source_remove(io->source);
+	pthread_mutex_lock(&q->lock);
+	q->stop = true;
+	pthread_cond_broadcast(&q->wake);
+	pthread_mutex_unlock(&q->lock);
+	if (q->device->impl->cancel)
+		q->device->impl->cancel(q->device);
+	io->queues = NULL;
+	io->source = NULL;
+	unref_queues(q);
+}
+
+bool
+vl_epd_io_submit(struct vl_epd_io *io, const struct vl_epd_update *update)
+{
+	struct vl_epd_io_queues *q = io->queues;
+	size_t slot;
+
+	pthread_mutex_lock(&q->lock);
+	bool ok = ring_push(&q->to_submit, &slot);
+	if (ok) {
+		q->submissions[slot] = *update;
+		pthread_cond_broadcast(&q->wake);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return ok;
+}
