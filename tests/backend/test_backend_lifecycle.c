@@ -418,6 +418,26 @@ test_unchanged_commit_while_held(void **state)
 	finish(&f);
 }
 
+/*
+ * Shows a white panel, then commits a black square while the device fails
+ * count calls; returns how many updates there were before the square.
+ */
+static size_t
+commit_square_failing(struct fixture *f, enum vl_epd_memory_call call, unsigned int count,
+	int error, struct settle *settle)
+{
+	start_memory(f);
+	scene_harness_rect(&f->h, 0, 0, W, H, 255);
+	show(f);
+	size_t before = n_updates(f);
+
+	vl_epd_memory_fail(f->device, call, count, error);
+	scene_harness_rect(&f->h, 60, 60, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f->h));
+	commit_now(f, settle);
+	return before;
+}
+
 /* A failed submission is retried; its commit is reported shown only after the retry. */
 static void
 test_failed_submit_is_retried(void **state)
@@ -426,15 +446,7 @@ test_failed_submit_is_retried(void **state)
 	struct settle settle = {0};
 	(void)state;
 
-	start_memory(&f);
-	scene_harness_rect(&f.h, 0, 0, W, H, 255);
-	show(&f);
-	size_t before = n_updates(&f);
-
-	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_SUBMIT, 2, EIO);
-	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
-	assert_true(scene_harness_wait_frame(&f.h));
-	commit_now(&f, &settle);
+	size_t before = commit_square_failing(&f, VL_EPD_MEMORY_SUBMIT, 2, EIO, &settle);
 	run_until_called(&f, &settle);
 	assert_true(settle.settled);
 	/* two failures, then the update that went through */
@@ -451,15 +463,7 @@ test_failed_wait_is_retried(void **state)
 	struct settle settle = {0};
 	(void)state;
 
-	start_memory(&f);
-	scene_harness_rect(&f.h, 0, 0, W, H, 255);
-	show(&f);
-	size_t before = n_updates(&f);
-
-	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_WAIT, 1, ETIMEDOUT);
-	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
-	assert_true(scene_harness_wait_frame(&f.h));
-	commit_now(&f, &settle);
+	size_t before = commit_square_failing(&f, VL_EPD_MEMORY_WAIT, 1, ETIMEDOUT, &settle);
 	run_until_called(&f, &settle);
 	assert_true(settle.settled);
 	/* the lost update is sent again */
@@ -477,14 +481,7 @@ test_device_gone(void **state)
 	struct settle settle = {0}, next = {0};
 	(void)state;
 
-	start_memory(&f);
-	scene_harness_rect(&f.h, 0, 0, W, H, 255);
-	show(&f);
-
-	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_SUBMIT, 1, ENODEV);
-	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
-	assert_true(scene_harness_wait_frame(&f.h));
-	commit_now(&f, &settle);
+	commit_square_failing(&f, VL_EPD_MEMORY_SUBMIT, 1, ENODEV, &settle);
 	vl_epd_output_add_feedback(f.h.output, note_feedback, &next);
 	assert_true(scene_harness_run_until(&f.h, &f.output_destroyed));
 	assert_int_equal(settle.calls, 1);
