@@ -1,0 +1,62 @@
+/*
+ * vellum's configuration: an INI file read with inih.
+ */
+#ifndef VL_CONFIG_H
+#define VL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <vellum/epd-mode.h>
+
+/* Refresh mode and dither for the windows of one application. */
+struct vl_app_rule {
+	char *app_id; /* xdg app_id, or WM_CLASS for X11 clients */
+	bool has_mode, has_dither;
+	enum vl_epd_mode mode;
+	enum vl_epd_dither dither;
+};
+
+struct vl_config {
+	/* [panel] */
+	char *device;       /* backend device spec; "auto" by default */
+	char *waveform_map; /* NULL: as the device reports them */
+	int rotation;       /* 0, 90, 180 or 270 degrees, clockwise */
+
+	/* [refresh] */
+	unsigned int full_refresh_every; /* partial updates of an area before a flash; 0 never */
+	unsigned int idle_cleanup_ms;    /* flashing cleanup after this much quiet; 0 never */
+	enum vl_epd_mode default_mode;
+	enum vl_epd_dither default_dither;
+
+	/* [input] */
+	bool show_cursor; /* false by default: e-paper has no use for a pointer image */
+	char *keyboard_layout, *keyboard_variant, *keyboard_options; /* NULL: xkb defaults */
+	char *touch_device; /* name of the touchscreen or tablet mapped to the panel; NULL: all */
+
+	/* [app:APP_ID] sections, in file order */
+	struct vl_app_rule *rules;
+	size_t n_rules;
+};
+
+/* The built-in defaults. */
+void vl_config_init(struct vl_config *config);
+void vl_config_finish(struct vl_config *config);
+
+/*
+ * Reads path into config (on top of what it holds). On error returns false,
+ * leaves config as it was, and writes "FILE:LINE: message" (or "FILE: message"
+ * when the file cannot be read) to error.
+ */
+bool vl_config_load(struct vl_config *config, const char *path, char *error, size_t error_size);
+
+/*
+ * The file to read when none is given: $XDG_CONFIG_HOME/vellum/vellum.conf
+ * (or ~/.config/...), then /etc/xdg/vellum/vellum.conf; NULL if neither
+ * exists. The result is malloc'ed.
+ */
+char *vl_config_find(void);
+
+/* The rule for app_id, or NULL. */
+const struct vl_app_rule *vl_config_rule(const struct vl_config *config, const char *app_id);
+
+#endif
