@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fb.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,10 @@ struct fbdev_device {
 	size_t map_size;
 	/* entered REGION mode, so release has a mode and scheme to put back */
 	bool changed_modes;
-	bool released;
 	uint32_t startup_auto_mode, startup_scheme;
+	atomic_bool released, restored;
+	/* marker waits in the driver right now (the backend's wait thread) */
+	atomic_int waits;
 };
 
 static struct fbdev_device *
@@ -57,17 +60,27 @@ mxc_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	return ioctl(fb->fd, MXCFB_SEND_UPDATE, &data) == 0;
 }
 
+static void restore_modes(struct fbdev_device *fb);
+
 static int
 mxc_wait(struct vl_epd_device *dev, uint32_t marker)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
 	struct mxcfb_update_marker_data data = {.update_marker = marker};
+	int ret = 0;
 
+	atomic_fetch_add(&fb->waits, 1);
 	while (ioctl(fb->fd, MXCFB_WAIT_FOR_UPDATE_COMPLETE, &data) < 0) {
-		if (errno != EINTR)
-			return -errno;
+		if (errno != EINTR) {
+			ret = -errno;
+			break;
+		}
 	}
-	return 0;
+	atomic_fetch_sub(&fb->waits, 1);
+	/* A release that came during this wait left the modes to it (fbdev_release). */
+	if (atomic_load(&fb->released))
+		restore_modes(fb);
+	return ret;
 }
 
 /* Deferred IO picks the written pages up; fsync() runs it at once. */
@@ -88,17 +101,12 @@ plain_wait(struct vl_epd_device *dev, uint32_t marker)
 
 /*
  * Gives the framebuffer back to the console and to whatever runs next, in
- * the auto-update mode and scheme the driver started in.
+ * the auto-update mode and scheme the driver started in; once.
  */
 static void
-fbdev_release(struct vl_epd_device *dev)
+restore_modes(struct fbdev_device *fb)
 {
-	struct fbdev_device *fb = fbdev_from_device(dev);
-
-	if (fb->released)
-		return;
-	fb->released = true;
-	if (!fb->changed_modes)
+	if (!fb->changed_modes || atomic_exchange(&fb->restored, true))
 		return;
 	/*
 	 * Deferred IO still pending for the backend's own writes runs now, in
@@ -110,13 +118,30 @@ fbdev_release(struct vl_epd_device *dev)
 	ioctl(fb->fd, MXCFB_SET_AUTO_UPDATE_MODE, &fb->startup_auto_mode);
 }
 
+/*
+ * mxc_epdc_fb keeps the fbdev lock during a marker wait, and every ioctl
+ * takes it: with a wait in progress, the thread that waits restores the
+ * modes when its wait returns, so that release never blocks for a
+ * waveform. Either this load or the waiter's sees the other's store.
+ */
+static void
+fbdev_release(struct vl_epd_device *dev)
+{
+	struct fbdev_device *fb = fbdev_from_device(dev);
+
+	atomic_store(&fb->released, true);
+	if (atomic_load(&fb->waits) == 0)
+		restore_modes(fb);
+}
+
+/* The last reference is gone: no wait can be in progress. */
 static void
 fbdev_destroy(struct vl_epd_device *dev)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
 
 	if (fb->fd >= 0)
-		fbdev_release(dev);
+		restore_modes(fb);
 	if (fb->map)
 		munmap(fb->map, fb->map_size);
 	if (fb->fd >= 0)
