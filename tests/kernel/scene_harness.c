@@ -19,12 +19,46 @@
 
 #define SETTLE_TIMEOUT_MS 20000
 
+static uint64_t
+now_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void
+record(struct scene_harness *h, enum scene_harness_event_type type, uint32_t seq, bool presented)
+{
+	h->events[h->n_events++ % SCENE_HARNESS_EVENTS] = (struct scene_harness_event){
+		.type = type,
+		.seq = seq,
+		.presented = presented,
+		.ns = now_ns(),
+	};
+}
+
 static void
 handle_frame(struct wl_listener *listener, void *data)
 {
 	struct scene_harness *h = wl_container_of(listener, h, frame);
 	(void)data;
 	h->frame_ready = true;
+	h->frames++;
+	record(h, SCENE_HARNESS_FRAME, 0, false);
+}
+
+/* A frame event from before a commit does not make the next one due. */
+static void
+handle_commit(struct wl_listener *listener, void *data)
+{
+	struct scene_harness *h = wl_container_of(listener, h, commit);
+	const struct wlr_output_event_commit *event = data;
+
+	h->frame_ready = false;
+	h->last_commit_seq = event->output->commit_seq;
+	record(h, SCENE_HARNESS_COMMIT, h->last_commit_seq, false);
 }
 
 static void
@@ -39,8 +73,10 @@ handle_present(struct wl_listener *listener, void *data)
 	} else {
 		h->discarded++;
 	}
+	record(h, SCENE_HARNESS_PRESENT, event->commit_seq, event->presented);
 }
 
+/* Enabling the output is a commit too: the first frame due is the one after it. */
 static void
 handle_new_output(struct wl_listener *listener, void *data)
 {
@@ -48,17 +84,18 @@ handle_new_output(struct wl_listener *listener, void *data)
 	struct wlr_output *output = data;
 	struct wlr_output_state state;
 
+	h->output = output;
+	h->frame.notify = handle_frame;
+	wl_signal_add(&output->events.frame, &h->frame);
+	h->commit.notify = handle_commit;
+	wl_signal_add(&output->events.commit, &h->commit);
+	h->present.notify = handle_present;
+	wl_signal_add(&output->events.present, &h->present);
 	wlr_output_init_render(output, h->allocator, h->renderer);
 	wlr_output_state_init(&state);
 	wlr_output_state_set_enabled(&state, true);
 	wlr_output_commit_state(output, &state);
 	wlr_output_state_finish(&state);
-	h->output = output;
-	h->frame.notify = handle_frame;
-	wl_signal_add(&output->events.frame, &h->frame);
-	h->present.notify = handle_present;
-	wl_signal_add(&output->events.present, &h->present);
-	h->frame_ready = true;
 }
 
 bool
@@ -118,6 +155,7 @@ scene_harness_finish(struct scene_harness *h)
 		wlr_scene_node_destroy(&h->scene->tree.node);
 	if (h->output) {
 		wl_list_remove(&h->frame.link);
+		wl_list_remove(&h->commit.link);
 		wl_list_remove(&h->present.link);
 	}
 	if (h->backend) {
@@ -257,7 +295,6 @@ scene_harness_commit(struct scene_harness *h)
 {
 	if (!scene_harness_wait_frame(h))
 		return false;
-	h->frame_ready = false;
 	uint32_t seq = h->output->commit_seq;
 	return wlr_scene_output_commit(h->scene_output, NULL) && h->output->commit_seq != seq;
 }
@@ -278,10 +315,72 @@ scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback)
 static int64_t
 now_ms(void)
 {
-	struct timespec now;
+	return (int64_t)(now_ns() / 1000000u);
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+/* The latest recorded events of type for seq: how many, and the index of the first. */
+static size_t
+find_events(const struct scene_harness *h, enum scene_harness_event_type type, uint32_t seq,
+	size_t *first)
+{
+	size_t n = 0,
+	       oldest = h->n_events > SCENE_HARNESS_EVENTS ? h->n_events - SCENE_HARNESS_EVENTS : 0;
+
+	for (size_t i = oldest; i < h->n_events; i++) {
+		const struct scene_harness_event *e = &h->events[i % SCENE_HARNESS_EVENTS];
+		if (e->type != type || e->seq != seq)
+			continue;
+		if (n++ == 0)
+			*first = i;
+	}
+	return n;
+}
+
+bool
+scene_harness_check_present(
+	struct scene_harness *h, uint32_t seq, bool *presented, char *error, size_t error_size)
+{
+	size_t commit = 0, present = 0;
+	int64_t end = now_ms() + SETTLE_TIMEOUT_MS;
+
+	while (find_events(h, SCENE_HARNESS_PRESENT, seq, &present) == 0) {
+		if (now_ms() > end) {
+			snprintf(error, error_size, "no present event for commit %u", seq);
+			return false;
+		}
+		wl_event_loop_dispatch(h->loop, 100);
+	}
+	*presented = h->events[present % SCENE_HARNESS_EVENTS].presented;
+	if (find_events(h, SCENE_HARNESS_COMMIT, seq, &commit) != 1) {
+		snprintf(error, error_size, "no commit event for commit %u", seq);
+		return false;
+	}
+	if (present < commit) {
+		snprintf(error, error_size,
+			"the present event for commit %u came before wlroots' commit event", seq);
+		return false;
+	}
+	/* A second one could still be on its way: let pending events run. */
+	wl_event_loop_dispatch(h->loop, 0);
+	size_t n = find_events(h, SCENE_HARNESS_PRESENT, seq, &present);
+	if (n != 1) {
+		snprintf(error, error_size, "%zu present events for commit %u", n, seq);
+		return false;
+	}
+	return true;
+}
+
+unsigned int
+scene_harness_frames_between(struct scene_harness *h, uint64_t from_ns, uint64_t to_ns)
+{
+	size_t oldest = h->n_events > SCENE_HARNESS_EVENTS ? h->n_events - SCENE_HARNESS_EVENTS : 0;
+	unsigned int n = 0;
+
+	for (size_t i = oldest; i < h->n_events; i++) {
+		const struct scene_harness_event *e = &h->events[i % SCENE_HARNESS_EVENTS];
+		n += e->type == SCENE_HARNESS_FRAME && e->ns >= from_ns && e->ns < to_ns;
+	}
+	return n;
 }
 
 int

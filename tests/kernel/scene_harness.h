@@ -11,6 +11,22 @@
 #include <vellum/epd-backend.h>
 #include <wlr/types/wlr_scene.h>
 
+enum scene_harness_event_type {
+	SCENE_HARNESS_COMMIT,  /* wlroots' commit event */
+	SCENE_HARNESS_PRESENT, /* the backend's present event */
+	SCENE_HARNESS_FRAME,
+};
+
+struct scene_harness_event {
+	enum scene_harness_event_type type;
+	uint32_t seq; /* commit and present: the commit's commit_seq */
+	bool presented;
+	uint64_t ns; /* CLOCK_MONOTONIC when the harness got it */
+};
+
+/* The output's latest events, in the order they came. */
+#define SCENE_HARNESS_EVENTS 256
+
 struct scene_harness {
 	struct wl_display *display;
 	struct wl_event_loop *loop;
@@ -22,13 +38,20 @@ struct scene_harness {
 	struct wlr_scene_output *scene_output;
 	struct wl_listener new_output;
 	struct wl_listener frame;
+	struct wl_listener commit;
 	struct wl_listener present;
+	/* a frame event came after the latest commit */
 	bool frame_ready;
+	unsigned int frames;
+	/* commit_seq of the latest commit */
+	uint32_t last_commit_seq;
 	/* the output's present events: how many, and the last one's time */
 	unsigned int presented, discarded;
 	struct timespec last_present;
 	struct vl_epd_feedback last_feedback;
 	bool feedback_received;
+	struct scene_harness_event events[SCENE_HARNESS_EVENTS];
+	size_t n_events; /* ever recorded; the ring holds the latest */
 };
 
 /* Starts the backend on device; false with a message in error on failure. */
@@ -49,14 +72,31 @@ struct wlr_scene_buffer *scene_harness_image(
 void scene_harness_set_gray(struct wlr_scene_rect *rect, uint8_t gray);
 /* Damages the whole output, so the next commit re-sends identical pixels. */
 void scene_harness_damage_all(struct scene_harness *h);
-/* Runs the loop until the output asks for a frame; false on timeout. */
+/*
+ * Runs the loop until the output asks for a frame after the latest commit;
+ * false on timeout.
+ */
 bool scene_harness_wait_frame(struct scene_harness *h);
 /* Runs the loop until *flag is set; false on timeout. */
 bool scene_harness_run_until(struct scene_harness *h, bool *flag);
-/* Commits the scene once a frame is due; false if nothing was committed. */
+/*
+ * Commits the scene once the frame that follows the previous commit came;
+ * false if nothing was committed. Its commit_seq is h->last_commit_seq.
+ */
 bool scene_harness_commit(struct scene_harness *h);
 /* Commits the scene and runs the loop until the panel settled that commit. */
 bool scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback);
+/*
+ * Runs the loop until the present event for commit seq came, and checks
+ * that it was the only one for seq and came after wlroots' commit event
+ * for seq. False, with the reason in error, when not; *presented tells
+ * whether the commit was presented or discarded.
+ */
+bool scene_harness_check_present(
+	struct scene_harness *h, uint32_t seq, bool *presented, char *error, size_t error_size);
+/* Frame events that came in [from_ns, to_ns), CLOCK_MONOTONIC. */
+unsigned int scene_harness_frames_between(
+	struct scene_harness *h, uint64_t from_ns, uint64_t to_ns);
 
 /*
  * Loads vfb (a framebuffer in plain memory, without the e-paper ioctls),

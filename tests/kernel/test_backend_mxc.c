@@ -76,6 +76,7 @@ start(struct scene_harness *h, struct epd *d, const char *map)
 
 	snprintf(device, sizeof(device), "mxc:%s", d->devnode);
 	options.device = device;
+	epd_stats_reset(d);
 	REQUIRE_MSG(scene_harness_start_with(h, &options, error, sizeof(error)),
 		"backend on %s with map \"%s\": %s", device, map ? map : "(none)", error);
 	scene_harness_rect(h, 0, 0, W, H, 255);
@@ -83,6 +84,9 @@ start(struct scene_harness *h, struct epd *d, const char *map)
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.flashed);
 	REQUIRE_RC(epd_wait_idle(d), 0);
+	/* the first frame, and nothing before it (wlroots' placeholder) */
+	CHECK_EQ(epd_stat(d, "updates_submitted"), 1);
+	CHECK_EQ(epd_stat(d, "flashes"), 1);
 	check_panel_rect(d, 0, 0, W, H, 255, 255, 16, "first frame");
 }
 

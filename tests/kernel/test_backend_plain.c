@@ -30,6 +30,8 @@ main(void)
 	epd_phase("load in AUTOMATIC mode");
 	epd_open(d, "width=400 height=300 bpp=8 time_scale=10 auto_update=1");
 	snprintf(device, sizeof(device), "plain:%s", d->devnode);
+	epd_stats_reset(d);
+	epd_trace_clear(d);
 	REQUIRE_MSG(scene_harness_start(h, device, error, sizeof(error)), "backend on %s: %s",
 		device, error);
 
@@ -42,7 +44,6 @@ main(void)
 	for (uint32_t y = 100; y < 150; y++)
 		memset(image + y * W + 100, 0, 50);
 
-	epd_stats_reset(d);
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
 	REQUIRE_RC(epd_wait_idle(d), 0);
@@ -61,6 +62,22 @@ main(void)
 			epd_trace_print(&trace[i]);
 		free(trace);
 	}
+	/*
+	 * Since the backend started, deferred IO refreshed each row once: the
+	 * frame, and nothing before it (wlroots' placeholder).
+	 */
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(d, &trace);
+	static unsigned int refreshed[H];
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t y = trace[i].top; y < trace[i].top + trace[i].height && y < H; y++)
+			refreshed[y]++;
+	free(trace);
+	size_t rows_once = 0;
+	for (uint32_t y = 0; y < H; y++)
+		rows_once += refreshed[y] == 1;
+	CHECK_MSG(rows_once == H, "%zu of %u rows were refreshed exactly once, in %zu updates",
+		rows_once, H, n);
 	CHECK_GT(epd_stat(d, "defio_runs"), 0);
 	CHECK_GT(epd_stat(d, "waveform_gc16"), 0);
 

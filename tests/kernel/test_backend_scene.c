@@ -27,6 +27,19 @@ note_settled(const struct vl_epd_feedback *feedback, void *data)
 	*(bool *)data = feedback->settled;
 }
 
+/* The latest commit's present event came after wlroots' commit event for it, and says shown. */
+static void
+check_presented(struct scene_harness *h)
+{
+	char error[128];
+	bool presented = false;
+
+	CHECK_MSG(scene_harness_check_present(
+			  h, h->last_commit_seq, &presented, error, sizeof(error)),
+		"%s", error);
+	CHECK_MSG(presented, "commit %u was presented as discarded", h->last_commit_seq);
+}
+
 static void
 paint(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint8_t v)
 {
@@ -58,6 +71,7 @@ show_expecting(struct scene_harness *h, struct epd *d, uint32_t left, uint32_t t
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
 	CHECK(!feedback.flashed);
+	check_presented(h);
 	REQUIRE_RC(epd_wait_idle(d), 0);
 	size_t n = epd_trace_read(d, &trace);
 	for (size_t i = 0; i < n; i++) {
@@ -86,10 +100,22 @@ main(void)
 	epd_begin("backend_scene", 240);
 	epd_phase("load");
 	epd_open(d, "width=400 height=300 bpp=8 time_scale=10");
+	epd_stats_reset(d);
+	epd_trace_clear(d);
 	REQUIRE_MSG(scene_harness_start(h, d->devnode, error, sizeof(error)), "backend on %s: %s",
 		d->devnode, error);
 
-	epd_phase("first frame: a flashing GC16 refresh of the whole panel");
+	/* wlroots enables the output with a black placeholder buffer */
+	epd_phase("enabling the output shows nothing");
+	uint8_t *panel = epd_alloc_image(d), *expect = epd_alloc_image(d),
+		*before = epd_alloc_image(d);
+	REQUIRE_RC(epd_wait_idle(d), 0);
+	CHECK_EQ(epd_stat(d, "updates_submitted"), 0);
+	memset(expect, 255, (size_t)W * H);
+	epd_read_panel(d, panel);
+	CHECK_IMAGE(d, panel, expect, "panel after enabling");
+
+	epd_phase("first frame: one flashing GC16 refresh of the whole panel");
 	uint8_t ramp[160 * 80];
 	for (uint32_t y = 0; y < 80; y++)
 		for (uint32_t x = 0; x < 160; x++)
@@ -106,28 +132,36 @@ main(void)
 	scene_harness_rect(h, 300, 0, 1, H, 0);
 	paint(300, 0, 1, H, 0);
 
-	epd_trace_clear(d);
 	unsigned int presented = h->presented;
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
 	CHECK(feedback.flashed);
+	check_presented(h);
 	REQUIRE_RC(epd_wait_idle(d), 0);
-	uint8_t *panel = epd_alloc_image(d), *expect = epd_alloc_image(d),
-		*before = epd_alloc_image(d);
 	epd_read_panel(d, panel);
 	expected_levels(expect, scene_gray, 16);
 	CHECK_IMAGE(d, panel, expect, "first frame");
+	/*
+	 * Since the module was loaded: the panel was white, so a single update
+	 * whose result is the scene never showed anything else.
+	 */
 	struct epd_trace *trace;
 	size_t n = epd_trace_read(d, &trace);
-	CHECK_GE(n, 1);
 	uint64_t settled_ns = 0;
 	for (size_t i = 0; i < n; i++) {
 		epd_trace_print(&trace[i]);
-		CHECK(strcmp(trace[i].waveform, "GC16") == 0 && trace[i].flash);
 		if (trace[i].end_ns > settled_ns)
 			settled_ns = trace[i].end_ns;
 	}
+	if (CHECK_MSG(n == 1, "%zu updates since the module was loaded, expected one", n)) {
+		CHECK(trace[0].left == 0 && trace[0].top == 0 && trace[0].width == W &&
+			trace[0].height == H);
+		CHECK(strcmp(trace[0].waveform, "GC16") == 0 && trace[0].flash);
+		CHECK_EQ(trace[0].merged, 0);
+	}
 	free(trace);
+	CHECK_EQ(epd_stat(d, "updates_submitted"), 1);
+	CHECK_EQ(epd_stat(d, "flashes"), 1);
 	/* presentation time is when the panel settled, not when the frame was sent */
 	CHECK_GT(h->presented, presented);
 	uint64_t present_ns = (uint64_t)h->last_present.tv_sec * 1000000000ULL +
@@ -170,6 +204,7 @@ main(void)
 	scene_harness_damage_all(h);
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
+	check_presented(h);
 	CHECK_EQ(epd_stat(d, "updates_submitted"), submitted);
 
 	epd_phase("an animation hint on gray content: A2, dithered to black and white");

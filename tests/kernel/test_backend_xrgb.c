@@ -29,6 +29,7 @@ main(void)
 	epd_phase("load at 32 bpp");
 	epd_open(d, "width=320 height=240 bpp=32 time_scale=10");
 	REQUIRE_EQ(d->bpp, 32);
+	epd_stats_reset(d);
 	REQUIRE_MSG(scene_harness_start(h, d->devnode, error, sizeof(error)), "backend: %s", error);
 
 	epd_phase("a page of gray ramps and a black block");
@@ -43,6 +44,9 @@ main(void)
 	CHECK(feedback.settled);
 	CHECK(feedback.flashed);
 	REQUIRE_RC(epd_wait_idle(d), 0);
+	/* the first frame, and nothing before it (wlroots' placeholder) */
+	CHECK_EQ(epd_stat(d, "updates_submitted"), 1);
+	CHECK_EQ(epd_stat(d, "flashes"), 1);
 
 	uint8_t *panel = epd_alloc_image(d), *expect = epd_alloc_image(d);
 	epd_read_panel(d, panel);
