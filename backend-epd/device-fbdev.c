@@ -60,7 +60,24 @@ mxc_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	return ioctl(fb->fd, MXCFB_SEND_UPDATE, &data) == 0;
 }
 
-static void restore_modes(struct fbdev_device *fb);
+/*
+ * Gives the framebuffer back to the console and to whatever runs next, in
+ * the auto-update mode and scheme the driver started in; once.
+ */
+static void
+restore_modes(struct fbdev_device *fb)
+{
+	if (!fb->changed_modes || atomic_exchange(&fb->restored, true))
+		return;
+	/*
+	 * Deferred IO still pending for the backend's own writes runs now, in
+	 * REGION mode, where it submits nothing: in AUTOMATIC mode it would
+	 * refresh what the panel already shows.
+	 */
+	fsync(fb->fd);
+	ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &fb->startup_scheme);
+	ioctl(fb->fd, MXCFB_SET_AUTO_UPDATE_MODE, &fb->startup_auto_mode);
+}
 
 static int
 mxc_wait(struct vl_epd_device *dev, uint32_t marker)
@@ -97,25 +114,6 @@ plain_wait(struct vl_epd_device *dev, uint32_t marker)
 	(void)dev;
 	(void)marker;
 	return 0;
-}
-
-/*
- * Gives the framebuffer back to the console and to whatever runs next, in
- * the auto-update mode and scheme the driver started in; once.
- */
-static void
-restore_modes(struct fbdev_device *fb)
-{
-	if (!fb->changed_modes || atomic_exchange(&fb->restored, true))
-		return;
-	/*
-	 * Deferred IO still pending for the backend's own writes runs now, in
-	 * REGION mode, where it submits nothing: in AUTOMATIC mode it would
-	 * refresh what the panel already shows.
-	 */
-	fsync(fb->fd);
-	ioctl(fb->fd, MXCFB_SET_UPDATE_SCHEME, &fb->startup_scheme);
-	ioctl(fb->fd, MXCFB_SET_AUTO_UPDATE_MODE, &fb->startup_auto_mode);
 }
 
 /*
