@@ -130,6 +130,8 @@ void vl_epd_flush_state_destroy(struct vl_epd_flush_state *state);
  * queued stay unsent.
  */
 void vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record);
+void vl_epd_flush_set_policy(
+	struct vl_epd_flush_state *state, const struct vl_epd_backend_options *options);
 /* Whether ghosts wait for an idle cleanup, and after how long. */
 bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
 /* Queues the flashing cleanup refresh into record (n == 0: none). */

@@ -72,6 +72,13 @@ vl_epd_flush_state_destroy(struct vl_epd_flush_state *state)
 	free(state);
 }
 
+void
+vl_epd_flush_set_policy(
+	struct vl_epd_flush_state *state, const struct vl_epd_backend_options *options)
+{
+	vl_epd_ghost_set_policy(state->ghost, options->full_refresh_every, options->idle_cleanup_ms);
+}
+
 static struct vl_epd_gray
 gray_view(uint8_t *data, const struct vl_epd_device *dev)
 {

@@ -79,6 +79,14 @@ vl_epd_ghost_destroy(struct vl_epd_ghost *ghost)
 	free(ghost);
 }
 
+void
+vl_epd_ghost_set_policy(
+	struct vl_epd_ghost *ghost, uint32_t full_refresh_every, uint32_t idle_cleanup_ms)
+{
+	ghost->options.full_refresh_every = full_refresh_every;
+	ghost->options.idle_cleanup_ms = idle_cleanup_ms;
+}
+
 /* The cells box touches, as inclusive column and row ranges; false if none. */
 static bool
 cell_range(const struct vl_epd_ghost *ghost, const pixman_box32_t *box, pixman_box32_t *clipped,

@@ -631,12 +631,10 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	/* Nothing is known of the panel yet: the first frame sends everything. */
 	memset(output->gray, 0xff, size);
 	memset(output->sent, 0xff, size);
-	if (backend->options.idle_cleanup_ms > 0) {
-		output->cleanup_timer =
-			wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
-		if (!output->cleanup_timer)
-			goto err;
-	}
+	/* armed only while ghosts wait for a cleanup */
+	output->cleanup_timer = wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
+	if (!output->cleanup_timer)
+		goto err;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, handle_io_result, output))
 		goto err;
 
@@ -662,6 +660,15 @@ err:
 	free(output->sent);
 	free(output);
 	return NULL;
+}
+
+void
+vl_epd_output_set_policy(struct wlr_output *wlr_output, const struct vl_epd_backend_options *options)
+{
+	struct vl_epd_output *output = epd_output_from_output(wlr_output);
+
+	vl_epd_flush_set_policy(output->flush_state, options);
+	update_cleanup_timer(output);
 }
 
 void

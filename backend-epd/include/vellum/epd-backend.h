@@ -59,6 +59,10 @@ struct wlr_backend *vl_epd_backend_create(struct wl_event_loop *loop,
 bool vl_backend_is_epd(struct wlr_backend *backend);
 bool vl_output_is_epd(struct wlr_output *output);
 
+/* Applies options' full_refresh_every and idle_cleanup_ms from now on. */
+void vl_epd_output_set_policy(
+	struct wlr_output *output, const struct vl_epd_backend_options *options);
+
 /* Attaches a hint to the output's next commit. */
 void vl_epd_output_add_hint(struct wlr_output *output, const struct vl_epd_hint *hint);
 /*

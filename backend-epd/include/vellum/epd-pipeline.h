@@ -282,6 +282,9 @@ struct vl_epd_ghost;
 /* NULL on a bad size or no memory. */
 struct vl_epd_ghost *vl_epd_ghost_create(const struct vl_epd_ghost_options *options);
 void vl_epd_ghost_destroy(struct vl_epd_ghost *ghost);
+/* Changes the flash policy; the debt recorded so far stays. */
+void vl_epd_ghost_set_policy(
+	struct vl_epd_ghost *ghost, uint32_t full_refresh_every, uint32_t idle_cleanup_ms);
 
 /*
  * Whether an update of box must flash: true when a cell it touches reached
