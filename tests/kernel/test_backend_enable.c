@@ -70,6 +70,7 @@ main(void)
 	uint8_t *kept = epd_alloc_image(d);
 	epd_read_panel(d, kept);
 	scene_harness_rect(h, 200, 150, 80, 50, 0x80);
+	/* A compositor that commits anyway: wlroots refuses to render (and logs so). */
 	scene_harness_damage_all(h);
 	wlr_scene_output_commit(h->scene_output, NULL);
 	/* The cleanup was due CLEANUP_MS after the block: wait twice as long. */
