@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -167,13 +168,23 @@ handle_eventfd(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
+/*
+ * The threads block every signal: a compositor takes SIGCHLD, SIGTERM and
+ * the like through signalfd in its event loop, which sees only signals that
+ * no thread accepts.
+ */
 static bool
 start_thread(struct vl_epd_io_queues *q, void *(*func)(void *))
 {
+	sigset_t all, old;
 	pthread_t thread;
 
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	q->refs++;
-	if (pthread_create(&thread, NULL, func, q) != 0) {
+	int error = pthread_create(&thread, NULL, func, q);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (error != 0) {
 		q->refs--;
 		return false;
 	}
