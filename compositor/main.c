@@ -1,0 +1,318 @@
+/*
+ * vellum: a Wayland kiosk compositor for e-paper panels. Runs one
+ * application fullscreen on the panel and exits with its status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+
+#include "server.h"
+
+#ifndef VELLUM_VERSION
+#define VELLUM_VERSION "unknown"
+#endif
+
+struct options {
+	const char *config_path;
+	const char *device;
+	int rotation; /* -1: as configured */
+	bool validate, verbose, no_xwayland;
+	char **app; /* NULL-terminated, NULL: none given */
+};
+
+static void
+usage(FILE *out)
+{
+	fprintf(out, "Usage: vellum [OPTIONS] [--] APPLICATION [ARGUMENTS...]\n"
+		     "\n"
+		     "Runs APPLICATION fullscreen on an e-paper panel and exits with its status.\n"
+		     "\n"
+		     "  -c FILE          read the configuration from FILE\n"
+		     "  -C, --validate   check the configuration and exit\n"
+		     "  -d DEVICE        the panel: auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN,\n"
+		     "                   memory:WIDTHxHEIGHT\n"
+		     "  -r DEGREES       rotate the output: 0, 90, 180 or 270\n"
+		     "  -v               log more\n"
+		     "  --no-xwayland    do not run X11 applications\n"
+		     "  -h, --help       show this help and exit\n"
+		     "  --version        show the version and exit\n");
+}
+
+/* 0: go on, else the exit status + 1 (0 for -h and --version). */
+static int
+parse_options(int argc, char **argv, struct options *options)
+{
+	enum { OPT_VERSION = 256, OPT_NO_XWAYLAND };
+	static const struct option long_options[] = {
+		{"validate", no_argument, NULL, 'C'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, OPT_VERSION},
+		{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
+		{0},
+	};
+	int opt;
+
+	*options = (struct options){.rotation = -1};
+	/* "+": options end at the application's name */
+	while ((opt = getopt_long(argc, argv, "+c:Cd:r:vh", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			options->config_path = optarg;
+			break;
+		case 'C':
+			options->validate = true;
+			break;
+		case 'd':
+			options->device = optarg;
+			break;
+		case 'r':
+			if (strcmp(optarg, "0") && strcmp(optarg, "90") && strcmp(optarg, "180") &&
+				strcmp(optarg, "270")) {
+				fprintf(stderr,
+					"vellum: -r %s: the rotation is 0, 90, 180 or 270\n",
+					optarg);
+				return 2;
+			}
+			options->rotation = atoi(optarg);
+			break;
+		case 'v':
+			options->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case OPT_VERSION:
+			printf("vellum %s\n", VELLUM_VERSION);
+			return 1;
+		case OPT_NO_XWAYLAND:
+			options->no_xwayland = true;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		options->app = &argv[optind];
+	return 0;
+}
+
+static bool
+load_config(struct vl_server *server, const struct options *options)
+{
+	char error[512];
+
+	vl_config_init(&server->config);
+	server->config_path =
+		options->config_path ? strdup(options->config_path) : vl_config_find();
+	if (server->config_path &&
+		!vl_config_load(&server->config, server->config_path, error, sizeof(error))) {
+		fprintf(stderr, "vellum: %s\n", error);
+		return false;
+	}
+	if (options->device) {
+		free(server->config.device);
+		server->config.device = strdup(options->device);
+	}
+	if (options->rotation >= 0)
+		server->config.rotation = options->rotation;
+	return true;
+}
+
+static pid_t
+spawn(char **argv)
+{
+	pid_t pid = fork();
+	sigset_t none;
+
+	if (pid != 0)
+		return pid;
+	/* The event loop blocks the signals it takes through signalfd. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execvp(argv[0], argv);
+	fprintf(stderr, "vellum: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int
+exit_status_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static int
+handle_sigchld(int signal, void *data)
+{
+	struct vl_server *server = data;
+	int status;
+	(void)signal;
+
+	if (server->child > 0 && waitpid(server->child, &status, WNOHANG) == server->child) {
+		server->child = 0;
+		server->exit_status = exit_status_of(status);
+		wl_display_terminate(server->display);
+	}
+	return 0;
+}
+
+static int
+handle_termination(int signal, void *data)
+{
+	struct vl_server *server = data;
+
+	if (server->child > 0)
+		kill(server->child, signal);
+	wl_display_terminate(server->display);
+	return 0;
+}
+
+#define SWAP(a, b)                           \
+	do {                                 \
+		__typeof__(a) swapped = (a); \
+		(a) = (b);                   \
+		(b) = swapped;               \
+	} while (0)
+
+/*
+ * Reads the file again and takes its refresh policy, app rules and input
+ * settings; the panel (device, waveform map, rotation) stays as started.
+ */
+static bool
+reload_config(struct vl_config *config, const char *path, char *error, size_t error_size)
+{
+	struct vl_config fresh;
+
+	vl_config_init(&fresh);
+	if (!vl_config_load(&fresh, path, error, error_size)) {
+		vl_config_finish(&fresh);
+		return false;
+	}
+	SWAP(config->full_refresh_every, fresh.full_refresh_every);
+	SWAP(config->idle_cleanup_ms, fresh.idle_cleanup_ms);
+	SWAP(config->default_mode, fresh.default_mode);
+	SWAP(config->default_dither, fresh.default_dither);
+	SWAP(config->show_cursor, fresh.show_cursor);
+	SWAP(config->keyboard_layout, fresh.keyboard_layout);
+	SWAP(config->keyboard_variant, fresh.keyboard_variant);
+	SWAP(config->keyboard_options, fresh.keyboard_options);
+	SWAP(config->touch_device, fresh.touch_device);
+	SWAP(config->rules, fresh.rules);
+	SWAP(config->n_rules, fresh.n_rules);
+	vl_config_finish(&fresh);
+	return true;
+}
+
+/* SIGHUP: the refresh policy, app rules and input settings are read again. */
+static int
+handle_sighup(int signal, void *data)
+{
+	struct vl_server *server = data;
+	char error[512];
+	(void)signal;
+
+	if (!server->config_path) {
+		fprintf(stderr, "vellum: no configuration file to reload\n");
+		return 0;
+	}
+	if (!reload_config(&server->config, server->config_path, error, sizeof(error))) {
+		fprintf(stderr, "vellum: %s (the configuration in use stays)\n", error);
+		return 0;
+	}
+	vl_server_apply_config(server);
+	wlr_log(WLR_INFO, "configuration reloaded from %s", server->config_path);
+	return 0;
+}
+
+/* Ends the application if it is still running, giving it a moment to go. */
+static void
+end_child(struct vl_server *server)
+{
+	int status;
+
+	if (server->child <= 0)
+		return;
+	kill(server->child, SIGTERM);
+	for (int i = 0; i < 50; i++) {
+		if (waitpid(server->child, &status, WNOHANG) == server->child) {
+			server->exit_status = exit_status_of(status);
+			return;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = 40000000}, NULL);
+	}
+	kill(server->child, SIGKILL);
+	if (waitpid(server->child, &status, 0) == server->child)
+		server->exit_status = exit_status_of(status);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct vl_server server = {0};
+	struct options options;
+	char error[512];
+
+	int parsed = parse_options(argc, argv, &options);
+	if (parsed)
+		return parsed - 1;
+	wlr_log_init(options.verbose ? WLR_DEBUG : WLR_ERROR, NULL);
+	if (!load_config(&server, &options)) {
+		vl_config_finish(&server.config);
+		return 1;
+	}
+	if (options.validate) {
+		printf("%s: ok\n", server.config_path ? server.config_path : "built-in defaults");
+		vl_config_finish(&server.config);
+		free(server.config_path);
+		return 0;
+	}
+	if (!options.app) {
+		fprintf(stderr, "vellum: no application to run\n");
+		usage(stderr);
+		vl_config_finish(&server.config);
+		free(server.config_path);
+		return 1;
+	}
+
+	server.xwayland_enabled = !options.no_xwayland;
+	server.exit_status = 1;
+	if (!vl_server_init(&server, error, sizeof(error))) {
+		fprintf(stderr, "vellum: %s\n", error);
+		vl_server_finish(&server);
+		vl_config_finish(&server.config);
+		free(server.config_path);
+		return 1;
+	}
+	server.sigchld = wl_event_loop_add_signal(server.loop, SIGCHLD, handle_sigchld, &server);
+	server.sigterm =
+		wl_event_loop_add_signal(server.loop, SIGTERM, handle_termination, &server);
+	server.sigint = wl_event_loop_add_signal(server.loop, SIGINT, handle_termination, &server);
+	server.sighup = wl_event_loop_add_signal(server.loop, SIGHUP, handle_sighup, &server);
+	server.child = spawn(options.app);
+	if (server.child < 0) {
+		fprintf(stderr, "vellum: cannot start %s: %s\n", options.app[0], strerror(errno));
+	} else {
+		wl_display_run(server.display);
+		end_child(&server);
+	}
+
+	wl_event_source_remove(server.sigchld);
+	wl_event_source_remove(server.sigterm);
+	wl_event_source_remove(server.sigint);
+	wl_event_source_remove(server.sighup);
+	vl_server_finish(&server);
+	vl_config_finish(&server.config);
+	free(server.config_path);
+	return server.exit_status;
+}

@@ -1,0 +1,147 @@
+/*
+ * The panel's output: enabled at its one mode, rotated as configured, and
+ * drawn whenever the backend asks for a frame, with the views' refresh
+ * modes as hints.
+ */
+#include <stdlib.h>
+#include <time.h>
+#include <vellum/epd-backend.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
+
+#include "server.h"
+
+static void
+handle_frame(struct wl_listener *listener, void *data)
+{
+	struct vl_output *output = wl_container_of(listener, output, frame);
+	struct timespec now;
+	(void)data;
+
+	if (vl_output_is_epd(output->wlr_output))
+		vl_views_add_hints(output->server, output);
+	wlr_scene_output_commit(output->scene_output, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(output->scene_output, &now);
+}
+
+static void
+handle_request_state(struct wl_listener *listener, void *data)
+{
+	struct vl_output *output = wl_container_of(listener, output, request_state);
+	const struct wlr_output_event_request_state *event = data;
+
+	wlr_output_commit_state(output->wlr_output, event->state);
+	vl_views_arrange(output->server);
+}
+
+static void
+handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_output *output = wl_container_of(listener, output, destroy);
+	struct vl_server *server = output->server;
+	(void)data;
+
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->request_state.link);
+	wl_list_remove(&output->destroy.link);
+	wl_list_remove(&output->link);
+	free(output);
+	/* The panel is gone (unplugged or failed): a kiosk without it has nothing to do. */
+	if (wl_list_empty(&server->outputs) && !server->shutting_down) {
+		wlr_log(WLR_ERROR, "the panel is gone; exiting");
+		server->exit_status = 1;
+		wl_display_terminate(server->display);
+	}
+}
+
+static enum wl_output_transform
+transform_for_rotation(int degrees)
+{
+	switch (degrees) {
+	case 90:
+		return WL_OUTPUT_TRANSFORM_90;
+	case 180:
+		return WL_OUTPUT_TRANSFORM_180;
+	case 270:
+		return WL_OUTPUT_TRANSFORM_270;
+	default:
+		return WL_OUTPUT_TRANSFORM_NORMAL;
+	}
+}
+
+void
+vl_output_handle_new(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_output);
+	struct wlr_output *wlr_output = data;
+	struct wlr_output_state state;
+
+	/* Only the panel is an output; other backends bring input only. */
+	if (!vl_output_is_epd(wlr_output) || !wl_list_empty(&server->outputs))
+		return;
+	if (!wlr_output_init_render(wlr_output, server->allocator, server->renderer)) {
+		wlr_log(WLR_ERROR, "cannot render to %s", wlr_output->name);
+		return;
+	}
+	struct vl_output *output = calloc(1, sizeof(*output));
+	if (!output)
+		return;
+	output->server = server;
+	output->wlr_output = wlr_output;
+
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(&state, true);
+	wlr_output_state_set_transform(&state, transform_for_rotation(server->config.rotation));
+	bool ok = wlr_output_commit_state(wlr_output, &state);
+	wlr_output_state_finish(&state);
+	if (!ok) {
+		wlr_log(WLR_ERROR, "cannot enable %s", wlr_output->name);
+		free(output);
+		return;
+	}
+
+	output->frame.notify = handle_frame;
+	wl_signal_add(&wlr_output->events.frame, &output->frame);
+	output->request_state.notify = handle_request_state;
+	wl_signal_add(&wlr_output->events.request_state, &output->request_state);
+	output->destroy.notify = handle_destroy;
+	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	wl_list_insert(&server->outputs, &output->link);
+
+	struct wlr_output_layout_output *layout_output =
+		wlr_output_layout_add_auto(server->output_layout, wlr_output);
+	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
+	if (layout_output && output->scene_output)
+		wlr_scene_output_layout_add_output(
+			server->scene_layout, layout_output, output->scene_output);
+	vl_views_arrange(server);
+}
+
+struct vl_output *
+vl_output_first(struct vl_server *server)
+{
+	struct vl_output *output;
+
+	wl_list_for_each (output, &server->outputs, link)
+		return output;
+	return NULL;
+}
+
+/* Rotates the panel's output; views are laid out again for the new size. */
+void
+vl_output_set_rotation(struct vl_server *server, int degrees)
+{
+	struct vl_output *output = vl_output_first(server);
+	struct wlr_output_state state;
+
+	if (!output)
+		return;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_transform(&state, transform_for_rotation(degrees));
+	wlr_output_commit_state(output->wlr_output, &state);
+	wlr_output_state_finish(&state);
+	vl_views_arrange(server);
+}

@@ -1,0 +1,644 @@
+/*
+ * Input: keyboards (xkb, with the config's layout), pointers, touchscreens
+ * and pens. A touchscreen or pen is laminated to the panel, so its
+ * coordinates are the panel's native ones and follow the output's rotation
+ * into the rotated layout. The cursor image is drawn only when the config
+ * asks for it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/backend/libinput.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_idle_notify_v1.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_primary_selection.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_tablet_tool.h>
+#include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+
+#include "server.h"
+
+#define BTN_LEFT            0x110
+#define VL_MAX_TOUCH_POINTS 16
+
+/* Where the surface a touch went down on was, in layout coordinates. */
+struct vl_touch_origin {
+	bool used;
+	int32_t id;
+	double x, y;
+};
+
+struct vl_seat {
+	struct vl_server *server;
+	struct wlr_seat *seat;
+	struct wlr_cursor *cursor;
+	struct wlr_xcursor_manager *xcursor_manager; /* only while the cursor is shown */
+	struct wl_list keyboards;                    /* struct vl_keyboard */
+	struct wl_list devices;                      /* struct vl_device: pointers, touch, pens */
+	struct vl_touch_origin touches[VL_MAX_TOUCH_POINTS];
+
+	struct wl_listener motion, motion_absolute, button, axis, frame;
+	struct wl_listener touch_down, touch_up, touch_motion, touch_frame, touch_cancel;
+	struct wl_listener tablet_axis, tablet_tip;
+	struct wl_listener request_set_cursor, request_set_selection, request_set_primary_selection;
+};
+
+struct vl_keyboard {
+	struct wl_list link;
+	struct vl_seat *seat;
+	struct wlr_keyboard *keyboard;
+	struct wl_listener modifiers, key, destroy;
+};
+
+struct vl_device {
+	struct wl_list link;
+	struct vl_seat *seat;
+	struct wlr_input_device *device;
+	struct wl_listener destroy;
+};
+
+struct wlr_seat *
+vl_seat_wlr(struct vl_seat *seat)
+{
+	return seat->seat;
+}
+
+static void
+notify_activity(struct vl_seat *seat)
+{
+	wlr_idle_notifier_v1_notify_activity(seat->server->idle_notifier, seat->seat);
+}
+
+/* Keyboards */
+
+static bool
+apply_keymap(struct vl_seat *seat, struct wlr_keyboard *keyboard)
+{
+	const struct vl_config *config = &seat->server->config;
+	struct xkb_rule_names rules = {
+		.layout = config->keyboard_layout,
+		.variant = config->keyboard_variant,
+		.options = config->keyboard_options,
+	};
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	struct xkb_keymap *keymap =
+		context ? xkb_keymap_new_from_names(context, &rules, XKB_KEYMAP_COMPILE_NO_FLAGS)
+			: NULL;
+	bool ok = keymap && wlr_keyboard_set_keymap(keyboard, keymap);
+
+	if (!ok)
+		wlr_log(WLR_ERROR, "cannot compile the keymap (layout \"%s\")",
+			rules.layout ? rules.layout : "");
+	xkb_keymap_unref(keymap);
+	xkb_context_unref(context);
+	return ok;
+}
+
+static void
+handle_modifiers(struct wl_listener *listener, void *data)
+{
+	struct vl_keyboard *keyboard = wl_container_of(listener, keyboard, modifiers);
+	(void)data;
+
+	wlr_seat_set_keyboard(keyboard->seat->seat, keyboard->keyboard);
+	wlr_seat_keyboard_notify_modifiers(keyboard->seat->seat, &keyboard->keyboard->modifiers);
+}
+
+static void
+handle_key(struct wl_listener *listener, void *data)
+{
+	struct vl_keyboard *keyboard = wl_container_of(listener, keyboard, key);
+	struct wlr_keyboard_key_event *event = data;
+
+	notify_activity(keyboard->seat);
+	wlr_seat_set_keyboard(keyboard->seat->seat, keyboard->keyboard);
+	wlr_seat_keyboard_notify_key(
+		keyboard->seat->seat, event->time_msec, event->keycode, event->state);
+}
+
+static void
+handle_keyboard_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
+	(void)data;
+
+	wl_list_remove(&keyboard->modifiers.link);
+	wl_list_remove(&keyboard->key.link);
+	wl_list_remove(&keyboard->destroy.link);
+	wl_list_remove(&keyboard->link);
+	free(keyboard);
+}
+
+static void
+add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool set_keymap)
+{
+	struct vl_keyboard *keyboard = calloc(1, sizeof(*keyboard));
+
+	if (!keyboard)
+		return;
+	/* a virtual keyboard brings its own keymap */
+	if (set_keymap && !apply_keymap(seat, wlr_keyboard)) {
+		free(keyboard);
+		return;
+	}
+	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
+	keyboard->seat = seat;
+	keyboard->keyboard = wlr_keyboard;
+	keyboard->modifiers.notify = handle_modifiers;
+	wl_signal_add(&wlr_keyboard->events.modifiers, &keyboard->modifiers);
+	keyboard->key.notify = handle_key;
+	wl_signal_add(&wlr_keyboard->events.key, &keyboard->key);
+	keyboard->destroy.notify = handle_keyboard_destroy;
+	wl_signal_add(&wlr_keyboard->base.events.destroy, &keyboard->destroy);
+	wl_list_insert(&seat->keyboards, &keyboard->link);
+	wlr_seat_set_keyboard(seat->seat, wlr_keyboard);
+}
+
+void
+vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface)
+{
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->seat);
+
+	if (!surface) {
+		wlr_seat_keyboard_notify_clear_focus(seat->seat);
+		return;
+	}
+	if (keyboard)
+		wlr_seat_keyboard_notify_enter(seat->seat, surface, keyboard->keycodes,
+			keyboard->num_keycodes, &keyboard->modifiers);
+	else
+		wlr_seat_keyboard_notify_enter(seat->seat, surface, NULL, 0, NULL);
+}
+
+/* Pointer-like devices: the surface under a point in layout coordinates */
+
+static struct wlr_surface *
+surface_at(struct vl_seat *seat, double lx, double ly, double *sx, double *sy)
+{
+	struct wlr_scene_node *node =
+		wlr_scene_node_at(&seat->server->scene->tree.node, lx, ly, sx, sy);
+
+	if (!node || node->type != WLR_SCENE_NODE_BUFFER)
+		return NULL;
+	struct wlr_scene_surface *scene_surface =
+		wlr_scene_surface_try_from_buffer(wlr_scene_buffer_from_node(node));
+	return scene_surface ? scene_surface->surface : NULL;
+}
+
+static void
+pointer_moved(struct vl_seat *seat, uint32_t time_msec)
+{
+	double sx, sy;
+	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
+
+	notify_activity(seat);
+	if (!surface) {
+		wlr_seat_pointer_clear_focus(seat->seat);
+		return;
+	}
+	wlr_seat_pointer_notify_enter(seat->seat, surface, sx, sy);
+	wlr_seat_pointer_notify_motion(seat->seat, time_msec, sx, sy);
+}
+
+/*
+ * A point given in the panel's native orientation, as fractions of its
+ * size, to layout coordinates: the inverse of how the rotated output is
+ * drawn into the panel.
+ */
+static bool
+panel_to_layout(struct vl_seat *seat, double x, double y, double *lx, double *ly)
+{
+	struct vl_output *output = vl_output_first(seat->server);
+
+	if (!output)
+		return false;
+	struct wlr_output *wlr_output = output->wlr_output;
+	double w = wlr_output->width, h = wlr_output->height;
+	double bx = x * w, by = y * h, ox, oy;
+	struct wlr_box box;
+
+	switch (wlr_output->transform) {
+	case WL_OUTPUT_TRANSFORM_90:
+		ox = h - by;
+		oy = bx;
+		break;
+	case WL_OUTPUT_TRANSFORM_180:
+		ox = w - bx;
+		oy = h - by;
+		break;
+	case WL_OUTPUT_TRANSFORM_270:
+		ox = by;
+		oy = w - bx;
+		break;
+	default:
+		ox = bx;
+		oy = by;
+		break;
+	}
+	wlr_output_layout_get_box(seat->server->output_layout, wlr_output, &box);
+	*lx = box.x + ox;
+	*ly = box.y + oy;
+	return true;
+}
+
+/* Whether the config maps this touchscreen or pen to the panel. */
+static bool
+maps_to_panel(struct vl_seat *seat, struct wlr_input_device *device)
+{
+	const char *wanted = seat->server->config.touch_device;
+
+	return !wanted || (device->name && strcmp(device->name, wanted) == 0);
+}
+
+static void
+handle_motion(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, motion);
+	struct wlr_pointer_motion_event *event = data;
+
+	wlr_cursor_move(seat->cursor, &event->pointer->base, event->delta_x, event->delta_y);
+	pointer_moved(seat, event->time_msec);
+}
+
+static void
+handle_motion_absolute(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, motion_absolute);
+	struct wlr_pointer_motion_absolute_event *event = data;
+	double lx, ly;
+
+	if (!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		return;
+	wlr_cursor_warp_closest(seat->cursor, &event->pointer->base, lx, ly);
+	pointer_moved(seat, event->time_msec);
+}
+
+static void
+handle_button(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, button);
+	struct wlr_pointer_button_event *event = data;
+
+	notify_activity(seat);
+	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, event->button, event->state);
+}
+
+static void
+handle_axis(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, axis);
+	struct wlr_pointer_axis_event *event = data;
+
+	notify_activity(seat);
+	wlr_seat_pointer_notify_axis(seat->seat, event->time_msec, event->orientation, event->delta,
+		event->delta_discrete, event->source, event->relative_direction);
+}
+
+static void
+handle_frame(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, frame);
+	(void)data;
+
+	wlr_seat_pointer_notify_frame(seat->seat);
+}
+
+/* Touch */
+
+static struct vl_touch_origin *
+touch_origin(struct vl_seat *seat, int32_t touch_id, bool add)
+{
+	for (size_t i = 0; i < VL_MAX_TOUCH_POINTS; i++)
+		if (seat->touches[i].used && seat->touches[i].id == touch_id)
+			return &seat->touches[i];
+	for (size_t i = 0; add && i < VL_MAX_TOUCH_POINTS; i++)
+		if (!seat->touches[i].used)
+			return &seat->touches[i];
+	return NULL;
+}
+
+static void
+handle_touch_down(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, touch_down);
+	struct wlr_touch_down_event *event = data;
+	double lx, ly, sx, sy;
+
+	notify_activity(seat);
+	if (!maps_to_panel(seat, &event->touch->base) ||
+		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		return;
+	struct wlr_surface *surface = surface_at(seat, lx, ly, &sx, &sy);
+	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, true);
+	if (!surface || !origin)
+		return;
+	*origin = (struct vl_touch_origin){
+		.used = true, .id = event->touch_id, .x = lx - sx, .y = ly - sy};
+	wlr_seat_touch_notify_down(seat->seat, surface, event->time_msec, event->touch_id, sx, sy);
+}
+
+static void
+handle_touch_up(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, touch_up);
+	struct wlr_touch_up_event *event = data;
+	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, false);
+
+	if (origin)
+		origin->used = false;
+	if (wlr_seat_touch_get_point(seat->seat, event->touch_id))
+		wlr_seat_touch_notify_up(seat->seat, event->time_msec, event->touch_id);
+}
+
+static void
+handle_touch_motion(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, touch_motion);
+	struct wlr_touch_motion_event *event = data;
+	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, false);
+	double lx, ly;
+
+	if (!origin || !wlr_seat_touch_get_point(seat->seat, event->touch_id) ||
+		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		return;
+	/* A touch stays with the surface it went down on, wherever it moves. */
+	wlr_seat_touch_notify_motion(
+		seat->seat, event->time_msec, event->touch_id, lx - origin->x, ly - origin->y);
+}
+
+static void
+handle_touch_frame(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, touch_frame);
+	(void)data;
+
+	wlr_seat_touch_notify_frame(seat->seat);
+}
+
+static void
+handle_touch_cancel(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, touch_cancel);
+	struct wlr_touch_cancel_event *event = data;
+	struct wlr_touch_point *point = wlr_seat_touch_get_point(seat->seat, event->touch_id);
+	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, false);
+
+	if (origin)
+		origin->used = false;
+	if (point && point->client)
+		wlr_seat_touch_notify_cancel(seat->seat, point->client);
+}
+
+/* Pens: the pointer, moved where the pen is, pressing while the tip touches. */
+
+static void
+handle_tablet_axis(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, tablet_axis);
+	struct wlr_tablet_tool_axis_event *event = data;
+	double lx, ly;
+
+	if (!(event->updated_axes & (WLR_TABLET_TOOL_AXIS_X | WLR_TABLET_TOOL_AXIS_Y)) ||
+		!maps_to_panel(seat, &event->tablet->base) ||
+		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		return;
+	wlr_cursor_warp_closest(seat->cursor, NULL, lx, ly);
+	pointer_moved(seat, event->time_msec);
+	wlr_seat_pointer_notify_frame(seat->seat);
+}
+
+static void
+handle_tablet_tip(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, tablet_tip);
+	struct wlr_tablet_tool_tip_event *event = data;
+	double lx, ly;
+
+	if (!maps_to_panel(seat, &event->tablet->base) ||
+		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		return;
+	wlr_cursor_warp_closest(seat->cursor, NULL, lx, ly);
+	pointer_moved(seat, event->time_msec);
+	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, BTN_LEFT,
+		event->state == WLR_TABLET_TOOL_TIP_DOWN ? WL_POINTER_BUTTON_STATE_PRESSED
+							 : WL_POINTER_BUTTON_STATE_RELEASED);
+	wlr_seat_pointer_notify_frame(seat->seat);
+}
+
+/* Requests from clients */
+
+static void
+handle_request_set_cursor(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, request_set_cursor);
+	struct wlr_seat_pointer_request_set_cursor_event *event = data;
+
+	if (seat->xcursor_manager && event->seat_client == seat->seat->pointer_state.focused_client)
+		wlr_cursor_set_surface(
+			seat->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+}
+
+static void
+handle_request_set_selection(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, request_set_selection);
+	struct wlr_seat_request_set_selection_event *event = data;
+
+	wlr_seat_set_selection(seat->seat, event->source, event->serial);
+}
+
+static void
+handle_request_set_primary_selection(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+
+	wlr_seat_set_primary_selection(seat->seat, event->source, event->serial);
+}
+
+/* Devices */
+
+static void
+update_capabilities(struct vl_seat *seat)
+{
+	uint32_t caps = 0;
+	struct vl_device *device;
+
+	if (!wl_list_empty(&seat->keyboards))
+		caps |= WL_SEAT_CAPABILITY_KEYBOARD;
+	wl_list_for_each (device, &seat->devices, link) {
+		if (device->device->type == WLR_INPUT_DEVICE_TOUCH)
+			caps |= WL_SEAT_CAPABILITY_TOUCH;
+		else
+			caps |= WL_SEAT_CAPABILITY_POINTER;
+	}
+	wlr_seat_set_capabilities(seat->seat, caps);
+}
+
+static void
+handle_device_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_device *device = wl_container_of(listener, device, destroy);
+	(void)data;
+
+	wl_list_remove(&device->destroy.link);
+	wl_list_remove(&device->link);
+	update_capabilities(device->seat);
+	free(device);
+}
+
+static void
+add_device(struct vl_seat *seat, struct wlr_input_device *wlr_device)
+{
+	struct vl_device *device = calloc(1, sizeof(*device));
+
+	if (!device)
+		return;
+	device->seat = seat;
+	device->device = wlr_device;
+	device->destroy.notify = handle_device_destroy;
+	wl_signal_add(&wlr_device->events.destroy, &device->destroy);
+	wl_list_insert(&seat->devices, &device->link);
+	wlr_cursor_attach_input_device(seat->cursor, wlr_device);
+	if (wlr_device->type != WLR_INPUT_DEVICE_POINTER && !maps_to_panel(seat, wlr_device))
+		wlr_log(WLR_INFO, "%s is not mapped to the panel (input touch-device)",
+			wlr_device->name);
+}
+
+void
+vl_seat_handle_new_input(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_input);
+	struct wlr_input_device *device = data;
+	struct vl_seat *seat = server->seat;
+
+	switch (device->type) {
+	case WLR_INPUT_DEVICE_KEYBOARD:
+		add_keyboard(seat, wlr_keyboard_from_input_device(device), true);
+		break;
+	case WLR_INPUT_DEVICE_POINTER:
+	case WLR_INPUT_DEVICE_TOUCH:
+	case WLR_INPUT_DEVICE_TABLET:
+		add_device(seat, device);
+		break;
+	default:
+		break;
+	}
+	update_capabilities(seat);
+}
+
+void
+vl_seat_handle_new_virtual_keyboard(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_virtual_keyboard);
+	struct wlr_virtual_keyboard_v1 *keyboard = data;
+
+	add_keyboard(server->seat, &keyboard->keyboard, false);
+	update_capabilities(server->seat);
+}
+
+void
+vl_seat_configure(struct vl_seat *seat)
+{
+	struct vl_keyboard *keyboard;
+
+	if (seat->server->config.show_cursor && !seat->xcursor_manager) {
+		seat->xcursor_manager = wlr_xcursor_manager_create(NULL, 24);
+		if (seat->xcursor_manager)
+			wlr_cursor_set_xcursor(seat->cursor, seat->xcursor_manager, "default");
+	} else if (!seat->server->config.show_cursor && seat->xcursor_manager) {
+		wlr_cursor_unset_image(seat->cursor);
+		wlr_xcursor_manager_destroy(seat->xcursor_manager);
+		seat->xcursor_manager = NULL;
+	}
+	wl_list_for_each (keyboard, &seat->keyboards, link)
+		apply_keymap(seat, keyboard->keyboard);
+}
+
+#define LISTEN(signal, listener, handler)            \
+	do {                                         \
+		(listener)->notify = (handler);      \
+		wl_signal_add((signal), (listener)); \
+	} while (0)
+
+struct vl_seat *
+vl_seat_create(struct vl_server *server)
+{
+	struct vl_seat *seat = calloc(1, sizeof(*seat));
+
+	if (!seat)
+		return NULL;
+	seat->server = server;
+	wl_list_init(&seat->keyboards);
+	wl_list_init(&seat->devices);
+	seat->seat = wlr_seat_create(server->display, "seat0");
+	seat->cursor = wlr_cursor_create();
+	if (!seat->seat || !seat->cursor) {
+		if (seat->cursor)
+			wlr_cursor_destroy(seat->cursor);
+		free(seat);
+		return NULL;
+	}
+	wlr_cursor_attach_output_layout(seat->cursor, server->output_layout);
+
+	struct wlr_cursor *cursor = seat->cursor;
+	LISTEN(&cursor->events.motion, &seat->motion, handle_motion);
+	LISTEN(&cursor->events.motion_absolute, &seat->motion_absolute, handle_motion_absolute);
+	LISTEN(&cursor->events.button, &seat->button, handle_button);
+	LISTEN(&cursor->events.axis, &seat->axis, handle_axis);
+	LISTEN(&cursor->events.frame, &seat->frame, handle_frame);
+	LISTEN(&cursor->events.touch_down, &seat->touch_down, handle_touch_down);
+	LISTEN(&cursor->events.touch_up, &seat->touch_up, handle_touch_up);
+	LISTEN(&cursor->events.touch_motion, &seat->touch_motion, handle_touch_motion);
+	LISTEN(&cursor->events.touch_frame, &seat->touch_frame, handle_touch_frame);
+	LISTEN(&cursor->events.touch_cancel, &seat->touch_cancel, handle_touch_cancel);
+	LISTEN(&cursor->events.tablet_tool_axis, &seat->tablet_axis, handle_tablet_axis);
+	LISTEN(&cursor->events.tablet_tool_tip, &seat->tablet_tip, handle_tablet_tip);
+	LISTEN(&seat->seat->events.request_set_cursor, &seat->request_set_cursor,
+		handle_request_set_cursor);
+	LISTEN(&seat->seat->events.request_set_selection, &seat->request_set_selection,
+		handle_request_set_selection);
+	LISTEN(&seat->seat->events.request_set_primary_selection,
+		&seat->request_set_primary_selection, handle_request_set_primary_selection);
+	vl_seat_configure(seat);
+	return seat;
+}
+
+void
+vl_seat_destroy(struct vl_seat *seat)
+{
+	struct wl_listener *listeners[] = {
+		&seat->motion,
+		&seat->motion_absolute,
+		&seat->button,
+		&seat->axis,
+		&seat->frame,
+		&seat->touch_down,
+		&seat->touch_up,
+		&seat->touch_motion,
+		&seat->touch_frame,
+		&seat->touch_cancel,
+		&seat->tablet_axis,
+		&seat->tablet_tip,
+		&seat->request_set_cursor,
+		&seat->request_set_selection,
+		&seat->request_set_primary_selection,
+	};
+
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++)
+		wl_list_remove(&listeners[i]->link);
+	if (seat->xcursor_manager)
+		wlr_xcursor_manager_destroy(seat->xcursor_manager);
+	wlr_cursor_destroy(seat->cursor);
+	free(seat);
+}

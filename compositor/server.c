@@ -1,0 +1,275 @@
+/*
+ * The server: the e-paper backend (with libinput when there is a seat), the
+ * pixman renderer, the scene, and the globals a kiosk application expects.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vellum/epd-backend.h>
+#include <wlr/backend/libinput.h>
+#include <wlr/backend/multi.h>
+#include <wlr/backend/session.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_content_type_v1.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
+#include <wlr/types/wlr_idle_notify_v1.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_primary_selection_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_single_pixel_buffer_v1.h>
+#include <wlr/types/wlr_subcompositor.h>
+#include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_xdg_decoration_v1.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+#include <wlr/xwayland.h>
+
+#include "server.h"
+
+static void
+handle_new_decoration(struct wl_listener *listener, void *data)
+{
+	struct wlr_xdg_toplevel_decoration_v1 *decoration = data;
+	(void)listener;
+
+	/* Nothing is drawn around the one window, and clients should not either. */
+	wlr_xdg_toplevel_decoration_v1_set_mode(
+		decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
+static void
+handle_xwayland_ready(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, xwayland_ready);
+	(void)data;
+
+	wlr_xwayland_set_seat(server->xwayland, vl_seat_wlr(server->seat));
+}
+
+/*
+ * The panel is the one output; input devices come through libinput when a
+ * seat can be had (logind or seatd), and without one vellum still shows
+ * applications, as it does in a build root or a test without devices.
+ */
+static bool
+create_backend(struct vl_server *server, char *error, size_t error_size)
+{
+	struct vl_epd_backend_options options = {
+		.device = server->config.device,
+		.waveform_map = server->config.waveform_map,
+		.full_refresh_every = server->config.full_refresh_every,
+		.idle_cleanup_ms = server->config.idle_cleanup_ms,
+	};
+	char backend_error[256];
+
+	server->backend = wlr_multi_backend_create(server->loop);
+	if (!server->backend) {
+		snprintf(error, error_size, "cannot create the backend");
+		return false;
+	}
+	server->epd_backend =
+		vl_epd_backend_create(server->loop, &options, backend_error, sizeof(backend_error));
+	if (!server->epd_backend) {
+		snprintf(error, error_size, "%s", backend_error);
+		return false;
+	}
+	wlr_multi_backend_add(server->backend, server->epd_backend);
+
+	server->session = wlr_session_create(server->loop);
+	if (!server->session) {
+		fprintf(stderr,
+			"vellum: no seat (logind or seatd): running without input devices\n");
+		return true;
+	}
+	/* A kiosk may get its keyboard or touchscreen later, or never. */
+	setenv("WLR_LIBINPUT_NO_DEVICES", "1", false);
+	struct wlr_backend *libinput = wlr_libinput_backend_create(server->session);
+	if (libinput)
+		wlr_multi_backend_add(server->backend, libinput);
+	else
+		wlr_log(WLR_ERROR, "cannot open input devices: running without them");
+	return true;
+}
+
+static bool
+create_globals(struct vl_server *server)
+{
+	struct wl_display *display = server->display;
+
+	server->compositor = wlr_compositor_create(display, 6, server->renderer);
+	server->output_layout = wlr_output_layout_create(display);
+	server->scene = wlr_scene_create();
+	if (!server->compositor || !server->output_layout || !server->scene)
+		return false;
+	server->scene_layout = wlr_scene_attach_output_layout(server->scene, server->output_layout);
+	server->views_tree = wlr_scene_tree_create(&server->scene->tree);
+	server->xdg_shell = wlr_xdg_shell_create(display, 6);
+	server->decoration_manager = wlr_xdg_decoration_manager_v1_create(display);
+	server->content_type_manager = wlr_content_type_manager_v1_create(display, 1);
+	server->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
+	server->idle_notifier = wlr_idle_notifier_v1_create(display);
+	server->idle_inhibit_manager = wlr_idle_inhibit_v1_create(display);
+	if (!server->scene_layout || !server->views_tree || !server->xdg_shell ||
+		!server->decoration_manager || !server->content_type_manager ||
+		!server->virtual_keyboard_manager || !server->idle_notifier ||
+		!server->idle_inhibit_manager)
+		return false;
+
+	/* presented = when the panel settled, from the backend's present events */
+	return wlr_subcompositor_create(display) && wlr_data_device_manager_create(display) &&
+	       wlr_primary_selection_v1_device_manager_create(display) &&
+	       wlr_viewporter_create(display) &&
+	       wlr_presentation_create(display, server->backend) &&
+	       wlr_screencopy_manager_v1_create(display) &&
+	       wlr_xdg_output_manager_v1_create(display, server->output_layout) &&
+	       wlr_single_pixel_buffer_manager_v1_create(display);
+}
+
+/* X11 applications, when Xwayland is installed; it starts when a client connects. */
+static void
+start_xwayland(struct vl_server *server)
+{
+	server->xwayland = wlr_xwayland_create(server->display, server->compositor, true);
+	if (!server->xwayland) {
+		wlr_log(WLR_INFO, "Xwayland is not available: X11 applications will not run");
+		return;
+	}
+	server->new_xwayland_surface.notify = vl_view_handle_new_xwayland_surface;
+	wl_signal_add(&server->xwayland->events.new_surface, &server->new_xwayland_surface);
+	server->xwayland_ready.notify = handle_xwayland_ready;
+	wl_signal_add(&server->xwayland->events.ready, &server->xwayland_ready);
+	setenv("DISPLAY", server->xwayland->display_name, true);
+}
+
+bool
+vl_server_init(struct vl_server *server, char *error, size_t error_size)
+{
+	wl_list_init(&server->outputs);
+	wl_list_init(&server->views);
+	server->display = wl_display_create();
+	if (!server->display) {
+		snprintf(error, error_size, "cannot create the Wayland display");
+		return false;
+	}
+	server->loop = wl_display_get_event_loop(server->display);
+	if (!create_backend(server, error, error_size))
+		return false;
+	server->renderer = wlr_renderer_autocreate(server->backend);
+	server->allocator = server->renderer
+				    ? wlr_allocator_autocreate(server->backend, server->renderer)
+				    : NULL;
+	if (!server->allocator ||
+		!wlr_renderer_init_wl_display(server->renderer, server->display)) {
+		snprintf(error, error_size, "cannot create the renderer");
+		return false;
+	}
+	if (!create_globals(server)) {
+		snprintf(error, error_size, "cannot create the Wayland globals");
+		return false;
+	}
+	server->seat = vl_seat_create(server);
+	if (!server->seat) {
+		snprintf(error, error_size, "cannot create the seat");
+		return false;
+	}
+
+	server->new_output.notify = vl_output_handle_new;
+	wl_signal_add(&server->backend->events.new_output, &server->new_output);
+	server->new_input.notify = vl_seat_handle_new_input;
+	wl_signal_add(&server->backend->events.new_input, &server->new_input);
+	server->new_toplevel.notify = vl_view_handle_new_toplevel;
+	wl_signal_add(&server->xdg_shell->events.new_toplevel, &server->new_toplevel);
+	server->new_popup.notify = vl_view_handle_new_popup;
+	wl_signal_add(&server->xdg_shell->events.new_popup, &server->new_popup);
+	server->new_decoration.notify = handle_new_decoration;
+	wl_signal_add(&server->decoration_manager->events.new_toplevel_decoration,
+		&server->new_decoration);
+	server->new_virtual_keyboard.notify = vl_seat_handle_new_virtual_keyboard;
+	wl_signal_add(&server->virtual_keyboard_manager->events.new_virtual_keyboard,
+		&server->new_virtual_keyboard);
+
+	server->socket = wl_display_add_socket_auto(server->display);
+	if (!server->socket) {
+		snprintf(error, error_size, "cannot create a Wayland socket in XDG_RUNTIME_DIR");
+		return false;
+	}
+	if (server->xwayland_enabled)
+		start_xwayland(server);
+	if (!wlr_backend_start(server->backend)) {
+		snprintf(error, error_size, "cannot start the backend");
+		return false;
+	}
+	setenv("WAYLAND_DISPLAY", server->socket, true);
+	return true;
+}
+
+void
+vl_server_finish(struct vl_server *server)
+{
+	if (!server->display)
+		return;
+	server->shutting_down = true;
+	wl_display_destroy_clients(server->display);
+	if (server->xwayland) {
+		wl_list_remove(&server->new_xwayland_surface.link);
+		wl_list_remove(&server->xwayland_ready.link);
+		wlr_xwayland_destroy(server->xwayland);
+	}
+	if (server->seat)
+		vl_seat_destroy(server->seat);
+	if (server->new_output.notify) {
+		wl_list_remove(&server->new_output.link);
+		wl_list_remove(&server->new_input.link);
+		wl_list_remove(&server->new_toplevel.link);
+		wl_list_remove(&server->new_popup.link);
+		wl_list_remove(&server->new_decoration.link);
+		wl_list_remove(&server->new_virtual_keyboard.link);
+	}
+	/* The panel keeps showing the last frame: destroying the backend sends nothing. */
+	if (server->backend)
+		wlr_backend_destroy(server->backend);
+	else if (server->epd_backend)
+		wlr_backend_destroy(server->epd_backend);
+	if (server->scene)
+		wlr_scene_node_destroy(&server->scene->tree.node);
+	if (server->allocator)
+		wlr_allocator_destroy(server->allocator);
+	if (server->renderer)
+		wlr_renderer_destroy(server->renderer);
+	wl_display_destroy(server->display);
+	server->display = NULL;
+}
+
+void
+vl_server_usable_area(struct vl_server *server, struct wlr_box *box)
+{
+	struct vl_output *output = vl_output_first(server);
+
+	*box = (struct wlr_box){0};
+	if (output)
+		wlr_output_layout_get_box(server->output_layout, output->wlr_output, box);
+}
+
+void
+vl_server_apply_config(struct vl_server *server)
+{
+	struct vl_output *output = vl_output_first(server);
+	struct vl_epd_backend_options options = {
+		.full_refresh_every = server->config.full_refresh_every,
+		.idle_cleanup_ms = server->config.idle_cleanup_ms,
+	};
+
+	if (output)
+		vl_epd_output_set_policy(output->wlr_output, &options);
+	vl_seat_configure(server->seat);
+	/* new rules give views new modes from the next frame on */
+	if (output)
+		wlr_output_schedule_frame(output->wlr_output);
+}

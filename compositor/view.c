@@ -1,0 +1,503 @@
+/*
+ * Views: the application's windows, xdg toplevels and X11 windows. The main
+ * window fills the panel; dialogs (windows with a parent or a fixed size)
+ * are shown centred above it; popups and X11 menus where the client puts
+ * them. The newest mapped window has the keyboard.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <vellum/epd-backend.h>
+#include <vellum/epd-pipeline.h>
+#include <wlr/types/wlr_content_type_v1.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+#include <wlr/xwayland.h>
+
+#include "server.h"
+
+enum vl_view_type {
+	VL_VIEW_XDG,
+	VL_VIEW_X11,
+};
+
+struct vl_view {
+	struct wl_list link; /* vl_server.views, while mapped */
+	struct vl_server *server;
+	enum vl_view_type type;
+	struct wlr_scene_tree *scene_tree;
+	struct wlr_box box; /* layout coordinates, while mapped */
+	bool mapped;
+	union {
+		struct wlr_xdg_toplevel *toplevel;
+		struct wlr_xwayland_surface *xsurface;
+	};
+	struct wl_listener map, unmap, commit, destroy;
+	struct wl_listener request_fullscreen;    /* xdg */
+	struct wl_listener associate, dissociate; /* X11 */
+	struct wl_listener request_configure;     /* X11 */
+};
+
+static struct wlr_surface *
+view_surface(struct vl_view *view)
+{
+	return view->type == VL_VIEW_XDG ? view->toplevel->base->surface : view->xsurface->surface;
+}
+
+static const char *
+view_app_id(struct vl_view *view)
+{
+	return view->type == VL_VIEW_XDG ? view->toplevel->app_id : view->xsurface->class;
+}
+
+static bool
+is_dialog(struct vl_view *view)
+{
+	if (view->type == VL_VIEW_XDG) {
+		struct wlr_xdg_toplevel_state *current = &view->toplevel->current;
+		return view->toplevel->parent ||
+		       (current->min_width > 0 && current->min_height > 0 &&
+			       current->min_width == current->max_width &&
+			       current->min_height == current->max_height);
+	}
+	struct wlr_xwayland_surface *xsurface = view->xsurface;
+	xcb_size_hints_t *hints = xsurface->size_hints;
+	return xsurface->parent || xsurface->modal ||
+	       (hints && hints->min_width > 0 && hints->min_height > 0 &&
+		       hints->min_width == hints->max_width &&
+		       hints->min_height == hints->max_height);
+}
+
+/* Where a view goes: the whole usable area, or centred there at its own size. */
+static void
+place(struct vl_view *view)
+{
+	struct wlr_box area;
+	int width, height;
+
+	vl_server_usable_area(view->server, &area);
+	if (wlr_box_empty(&area))
+		return;
+	if (!is_dialog(view)) {
+		view->box = area;
+	} else {
+		if (view->type == VL_VIEW_XDG) {
+			struct wlr_box geometry;
+			wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
+			width = geometry.width;
+			height = geometry.height;
+		} else {
+			width = view->xsurface->width;
+			height = view->xsurface->height;
+		}
+		width = width < area.width ? width : area.width;
+		height = height < area.height ? height : area.height;
+		view->box = (struct wlr_box){
+			.x = area.x + (area.width - width) / 2,
+			.y = area.y + (area.height - height) / 2,
+			.width = width,
+			.height = height,
+		};
+	}
+	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
+	if (is_dialog(view))
+		return;
+	if (view->type == VL_VIEW_XDG) {
+		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
+	} else {
+		/* X11 windows are placed in X coordinates: the scene offsets them already. */
+		wlr_scene_node_set_position(&view->scene_tree->node, 0, 0);
+		wlr_xwayland_surface_configure(view->xsurface, view->box.x, view->box.y,
+			view->box.width, view->box.height);
+	}
+}
+
+void
+vl_views_arrange(struct vl_server *server)
+{
+	struct vl_view *view;
+
+	wl_list_for_each (view, &server->views, link)
+		place(view);
+}
+
+static void
+focus_top(struct vl_server *server)
+{
+	struct vl_view *view;
+
+	wl_list_for_each (view, &server->views, link) {
+		vl_seat_focus(server->seat, view_surface(view));
+		if (view->type == VL_VIEW_XDG)
+			wlr_xdg_toplevel_set_activated(view->toplevel, true);
+		else
+			wlr_xwayland_surface_activate(view->xsurface, true);
+		return;
+	}
+	vl_seat_focus(server->seat, NULL);
+}
+
+static void
+handle_map(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, map);
+	(void)data;
+
+	view->mapped = true;
+	wl_list_insert(&view->server->views, &view->link);
+	wlr_scene_node_set_enabled(&view->scene_tree->node, true);
+	wlr_scene_node_raise_to_top(&view->scene_tree->node);
+	place(view);
+	focus_top(view->server);
+}
+
+static void
+handle_unmap(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, unmap);
+	(void)data;
+
+	view->mapped = false;
+	wl_list_remove(&view->link);
+	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
+	focus_top(view->server);
+}
+
+static void
+view_destroy(struct vl_view *view)
+{
+	if (view->mapped)
+		wl_list_remove(&view->link);
+	wl_list_remove(&view->destroy.link);
+	free(view);
+}
+
+/* xdg-shell */
+
+static void
+handle_xdg_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, commit);
+	(void)data;
+
+	if (view->toplevel->base->initial_commit) {
+		/* Every window is fullscreen on the panel, dialogs at their own size. */
+		wlr_xdg_toplevel_set_fullscreen(view->toplevel, !is_dialog(view));
+		struct wlr_box area;
+		vl_server_usable_area(view->server, &area);
+		if (is_dialog(view))
+			wlr_xdg_toplevel_set_size(view->toplevel, 0, 0);
+		else
+			wlr_xdg_toplevel_set_size(view->toplevel, area.width, area.height);
+		return;
+	}
+	if (view->mapped && is_dialog(view))
+		place(view);
+}
+
+static void
+handle_xdg_request_fullscreen(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, request_fullscreen);
+	(void)data;
+
+	/* A kiosk window stays as it is; the client still needs a configure. */
+	if (view->toplevel->base->initialized)
+		wlr_xdg_surface_schedule_configure(view->toplevel->base);
+}
+
+static void
+handle_xdg_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, destroy);
+	(void)data;
+
+	wl_list_remove(&view->map.link);
+	wl_list_remove(&view->unmap.link);
+	wl_list_remove(&view->commit.link);
+	wl_list_remove(&view->request_fullscreen.link);
+	view_destroy(view);
+}
+
+void
+vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_toplevel);
+	struct wlr_xdg_toplevel *toplevel = data;
+	struct vl_view *view = calloc(1, sizeof(*view));
+
+	if (!view) {
+		wl_resource_post_no_memory(toplevel->resource);
+		return;
+	}
+	view->server = server;
+	view->type = VL_VIEW_XDG;
+	view->toplevel = toplevel;
+	view->scene_tree = wlr_scene_xdg_surface_create(server->views_tree, toplevel->base);
+	if (!view->scene_tree) {
+		free(view);
+		wl_resource_post_no_memory(toplevel->resource);
+		return;
+	}
+	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
+	/* popups find their parent's tree here */
+	toplevel->base->data = view->scene_tree;
+
+	view->map.notify = handle_map;
+	wl_signal_add(&toplevel->base->surface->events.map, &view->map);
+	view->unmap.notify = handle_unmap;
+	wl_signal_add(&toplevel->base->surface->events.unmap, &view->unmap);
+	view->commit.notify = handle_xdg_commit;
+	wl_signal_add(&toplevel->base->surface->events.commit, &view->commit);
+	view->destroy.notify = handle_xdg_destroy;
+	wl_signal_add(&toplevel->events.destroy, &view->destroy);
+	view->request_fullscreen.notify = handle_xdg_request_fullscreen;
+	wl_signal_add(&toplevel->events.request_fullscreen, &view->request_fullscreen);
+}
+
+/* Popups: kept inside the panel, below their parent's tree. */
+struct vl_popup {
+	struct wlr_xdg_popup *popup;
+	struct vl_server *server;
+	struct wl_listener commit, destroy;
+};
+
+static void
+handle_popup_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, commit);
+	(void)data;
+
+	if (!popup->popup->base->initial_commit)
+		return;
+	struct wlr_box area;
+	vl_server_usable_area(popup->server, &area);
+	/* the box is in the coordinates of the popup's toplevel */
+	struct wlr_xdg_surface *root = popup->popup->base;
+	int lx = 0, ly = 0;
+	while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent) {
+		struct wlr_xdg_surface *parent =
+			wlr_xdg_surface_try_from_wlr_surface(root->popup->parent);
+		if (!parent)
+			break;
+		root = parent;
+	}
+	struct wlr_scene_tree *tree = root->data;
+	if (tree)
+		wlr_scene_node_coords(&tree->node, &lx, &ly);
+	area.x -= lx;
+	area.y -= ly;
+	wlr_xdg_popup_unconstrain_from_box(popup->popup, &area);
+}
+
+static void
+handle_popup_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, destroy);
+	(void)data;
+
+	wl_list_remove(&popup->commit.link);
+	wl_list_remove(&popup->destroy.link);
+	free(popup);
+}
+
+void
+vl_view_handle_new_popup(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_popup);
+	struct wlr_xdg_popup *xdg_popup = data;
+	struct wlr_xdg_surface *parent = wlr_xdg_surface_try_from_wlr_surface(xdg_popup->parent);
+
+	if (!parent || !parent->data) {
+		wlr_log(WLR_DEBUG, "a popup without a known parent is not shown");
+		return;
+	}
+	struct vl_popup *popup = calloc(1, sizeof(*popup));
+	if (!popup)
+		return;
+	popup->popup = xdg_popup;
+	popup->server = server;
+	xdg_popup->base->data = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
+	popup->commit.notify = handle_popup_commit;
+	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
+	popup->destroy.notify = handle_popup_destroy;
+	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
+}
+
+/* X11 windows through Xwayland */
+
+static void
+handle_x11_request_configure(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, request_configure);
+	struct wlr_xwayland_surface_configure_event *event = data;
+
+	if (view->mapped && !is_dialog(view) && !view->xsurface->override_redirect) {
+		place(view);
+		return;
+	}
+	wlr_xwayland_surface_configure(
+		view->xsurface, event->x, event->y, event->width, event->height);
+}
+
+static void
+handle_x11_map(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, map);
+	struct wlr_xwayland_surface *xsurface = view->xsurface;
+	(void)data;
+
+	view->scene_tree = wlr_scene_tree_create(view->server->views_tree);
+	if (!view->scene_tree || !wlr_scene_surface_create(view->scene_tree, xsurface->surface))
+		return;
+	if (xsurface->override_redirect) {
+		/* menus and tooltips: where X put them, without the keyboard */
+		wlr_scene_node_set_position(&view->scene_tree->node, xsurface->x, xsurface->y);
+		return;
+	}
+	view->mapped = true;
+	wl_list_insert(&view->server->views, &view->link);
+	place(view);
+	if (is_dialog(view))
+		wlr_xwayland_surface_configure(
+			xsurface, view->box.x, view->box.y, view->box.width, view->box.height);
+	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
+	focus_top(view->server);
+}
+
+static void
+handle_x11_unmap(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, unmap);
+	(void)data;
+
+	if (view->scene_tree)
+		wlr_scene_node_destroy(&view->scene_tree->node);
+	view->scene_tree = NULL;
+	if (!view->mapped)
+		return;
+	view->mapped = false;
+	wl_list_remove(&view->link);
+	focus_top(view->server);
+}
+
+static void
+handle_x11_associate(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, associate);
+	struct wlr_surface *surface = view->xsurface->surface;
+	(void)data;
+
+	view->map.notify = handle_x11_map;
+	wl_signal_add(&surface->events.map, &view->map);
+	view->unmap.notify = handle_x11_unmap;
+	wl_signal_add(&surface->events.unmap, &view->unmap);
+}
+
+static void
+handle_x11_dissociate(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, dissociate);
+	(void)data;
+
+	wl_list_remove(&view->map.link);
+	wl_list_remove(&view->unmap.link);
+}
+
+static void
+handle_x11_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, destroy);
+	(void)data;
+
+	wl_list_remove(&view->associate.link);
+	wl_list_remove(&view->dissociate.link);
+	wl_list_remove(&view->request_configure.link);
+	view_destroy(view);
+}
+
+void
+vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_xwayland_surface);
+	struct wlr_xwayland_surface *xsurface = data;
+	struct vl_view *view = calloc(1, sizeof(*view));
+
+	if (!view)
+		return;
+	view->server = server;
+	view->type = VL_VIEW_X11;
+	view->xsurface = xsurface;
+	view->associate.notify = handle_x11_associate;
+	wl_signal_add(&xsurface->events.associate, &view->associate);
+	view->dissociate.notify = handle_x11_dissociate;
+	wl_signal_add(&xsurface->events.dissociate, &view->dissociate);
+	view->destroy.notify = handle_x11_destroy;
+	wl_signal_add(&xsurface->events.destroy, &view->destroy);
+	view->request_configure.notify = handle_x11_request_configure;
+	wl_signal_add(&xsurface->events.request_configure, &view->request_configure);
+}
+
+/* Refresh hints */
+
+/*
+ * The mode for a view: the content type the client declares (photo →
+ * quality, video and games → animation), else the config's rule for the
+ * application, else the default mode.
+ */
+static void
+view_mode(struct vl_view *view, enum vl_epd_mode *mode, enum vl_epd_dither *dither)
+{
+	const struct vl_config *config = &view->server->config;
+	const char *app_id = view_app_id(view);
+	const struct vl_app_rule *rule = app_id ? vl_config_rule(config, app_id) : NULL;
+
+	*mode = rule && rule->has_mode ? rule->mode : config->default_mode;
+	*dither = rule && rule->has_dither ? rule->dither : config->default_dither;
+	switch (wlr_surface_get_content_type_v1(
+		view->server->content_type_manager, view_surface(view))) {
+	case WP_CONTENT_TYPE_V1_TYPE_PHOTO:
+		*mode = VL_EPD_MODE_QUALITY;
+		break;
+	case WP_CONTENT_TYPE_V1_TYPE_VIDEO:
+	case WP_CONTENT_TYPE_V1_TYPE_GAME:
+		*mode = VL_EPD_MODE_ANIMATION;
+		break;
+	default:
+		break;
+	}
+}
+
+void
+vl_views_add_hints(struct vl_server *server, struct vl_output *output)
+{
+	struct wlr_output *wlr_output = output->wlr_output;
+	struct vl_view *view;
+	struct wlr_box output_box;
+
+	wlr_output_layout_get_box(server->output_layout, wlr_output, &output_box);
+	/* Oldest first: hints of views on top come later and win where they overlap. */
+	wl_list_for_each_reverse (view, &server->views, link) {
+		struct vl_epd_hint hint = {0};
+		view_mode(view, &hint.mode, &hint.dither);
+		if (hint.mode == VL_EPD_MODE_AUTO && hint.dither == VL_EPD_DITHER_AUTO)
+			continue;
+		pixman_box32_t box =
+				       {
+					       view->box.x - output_box.x,
+					       view->box.y - output_box.y,
+					       view->box.x - output_box.x + view->box.width,
+					       view->box.y - output_box.y + view->box.height,
+				       },
+			       native;
+		if (!vl_epd_transform_box(&native, &box,
+			    (enum vl_epd_transform)wlr_output->transform, wlr_output->width,
+			    wlr_output->height))
+			continue;
+		hint.box = (struct wlr_box){
+			native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1};
+		vl_epd_output_add_hint(wlr_output, &hint);
+	}
+}
