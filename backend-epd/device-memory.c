@@ -1,10 +1,14 @@
 /*
  * An in-process panel for tests without a kernel: 8-bit gray pixels, the
  * epdfb waveform table, a record of every submitted update, what the panel
- * shows, and failures on demand.
+ * shows, and failures on demand. For tests of a whole compositor, which run
+ * in another process, $VELLUM_MEMORY_TRACE names a file that gets a line per
+ * update, and $VELLUM_MEMORY_PANEL one the panel is written to (PGM) when
+ * the backend releases the device.
  */
 #include <epdfb.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@ struct memory_device {
 	size_t n_updates, capacity;
 	uint8_t *panel;
 	unsigned int latency_ms;
+	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
 	int failure_error[2];
 	bool gone, cancel;
@@ -83,6 +88,14 @@ memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	for (uint32_t y = r->top; !error && y < r->top + r->height; y++)
 		memcpy(mem->panel + (size_t)y * dev->width + r->left,
 			dev->pixels + (size_t)y * dev->stride + r->left, r->width);
+	if (!error && mem->trace) {
+		fprintf(mem->trace,
+			"update marker=%" PRIu32 " x=%" PRIu32 " y=%" PRIu32 " width=%" PRIu32
+			" height=%" PRIu32 " waveform=%" PRIu32 " full=%d\n",
+			update->marker, r->left, r->top, r->width, r->height, update->waveform,
+			update->full);
+		fflush(mem->trace);
+	}
 	pthread_mutex_unlock(&mem->lock);
 	errno = error;
 	return error == 0;
@@ -135,9 +148,37 @@ memory_cancel(struct vl_epd_device *dev)
 }
 
 static void
+write_panel(struct memory_device *mem, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return;
+	fprintf(f, "P5\n%" PRIu32 " %" PRIu32 "\n255\n", mem->base.width, mem->base.height);
+	fwrite(mem->panel, 1, (size_t)mem->base.width * mem->base.height, f);
+	fclose(f);
+}
+
+/* The backend is done: what the panel shows is final (the I/O threads may still end later). */
+static void
+memory_release(struct vl_epd_device *dev)
+{
+	struct memory_device *mem = memory_from_device(dev);
+	const char *panel_path = getenv("VELLUM_MEMORY_PANEL");
+
+	pthread_mutex_lock(&mem->lock);
+	if (panel_path && *panel_path)
+		write_panel(mem, panel_path);
+	pthread_mutex_unlock(&mem->lock);
+}
+
+static void
 memory_destroy(struct vl_epd_device *dev)
 {
 	struct memory_device *mem = memory_from_device(dev);
+
+	if (mem->trace)
+		fclose(mem->trace);
 
 	pthread_mutex_destroy(&mem->lock);
 	pthread_cond_destroy(&mem->cancelled);
@@ -152,6 +193,7 @@ static const struct vl_epd_device_impl memory_impl = {
 	.name = "memory",
 	.submit = memory_submit,
 	.wait = memory_wait,
+	.release = memory_release,
 	.cancel = memory_cancel,
 	.destroy = memory_destroy,
 };
@@ -183,6 +225,9 @@ vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_si
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&mem->cancelled, &attr);
 	pthread_condattr_destroy(&attr);
+	const char *trace_path = getenv("VELLUM_MEMORY_TRACE");
+	if (trace_path && *trace_path)
+		mem->trace = fopen(trace_path, "a");
 	mem->base.impl = &memory_impl;
 	mem->base.width = width;
 	mem->base.height = height;

@@ -76,7 +76,8 @@ void
 vl_epd_flush_set_policy(
 	struct vl_epd_flush_state *state, const struct vl_epd_backend_options *options)
 {
-	vl_epd_ghost_set_policy(state->ghost, options->full_refresh_every, options->idle_cleanup_ms);
+	vl_epd_ghost_set_policy(
+		state->ghost, options->full_refresh_every, options->idle_cleanup_ms);
 }
 
 static struct vl_epd_gray

@@ -632,7 +632,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	memset(output->gray, 0xff, size);
 	memset(output->sent, 0xff, size);
 	/* armed only while ghosts wait for a cleanup */
-	output->cleanup_timer = wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
+	output->cleanup_timer =
+		wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
 	if (!output->cleanup_timer)
 		goto err;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, handle_io_result, output))
@@ -663,7 +664,8 @@ err:
 }
 
 void
-vl_epd_output_set_policy(struct wlr_output *wlr_output, const struct vl_epd_backend_options *options)
+vl_epd_output_set_policy(
+	struct wlr_output *wlr_output, const struct vl_epd_backend_options *options)
 {
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
 
