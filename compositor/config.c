@@ -1,0 +1,717 @@
+/*
+ * vellum's configuration file.
+ *
+ * inih parses the key lines and comments; lines reach it through a reader of
+ * our own, which numbers them (whatever inih was built with), reads section
+ * headers (inih truncates long names and says nothing of empty sections) and
+ * strips leading blanks, so an indented line is a key of its own rather than
+ * the continuation of the previous value.
+ */
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <vellum/epd-pipeline.h>
+
+#include "config.h"
+
+#ifndef VL_CONFIG_SYSTEM_FILE
+#define VL_CONFIG_SYSTEM_FILE "/etc/xdg/vellum/vellum.conf"
+#endif
+
+#define APP_PREFIX   "app:"
+#define ARRAY_LEN(a) (sizeof(a) / sizeof(*(a)))
+#define MAX_KEYS     8 /* in one section */
+
+static const char unparsable_line[] = "expected [SECTION], KEY = VALUE or a comment";
+
+enum section {
+	SECTION_NONE, /* keys before the first header */
+	SECTION_PANEL,
+	SECTION_REFRESH,
+	SECTION_INPUT,
+	SECTION_APP,
+};
+
+/* The state of one vl_config_load. */
+struct load {
+	const char *path;
+	FILE *file;
+	char *line;
+	size_t line_size;
+	int line_number;
+	int read_errno; /* of the read that failed, or 0 */
+
+	struct vl_config *config; /* the copy the file is read into */
+	enum section section;
+	size_t rule; /* config->rules[rule] in SECTION_APP */
+	/* Where this file opened each section, to report duplicates; 0: not yet. */
+	int section_lines[SECTION_APP];
+	int *rule_lines;         /* as many as config->rules */
+	int key_lines[MAX_KEYS]; /* by index in the section's key table */
+
+	char *error;
+	size_t error_size;
+	int error_line; /* 0: no error yet */
+	char why[256];  /* what a bad value lacks */
+};
+
+struct key {
+	const char *name;
+	/* false: the value is bad, load->why says what is allowed */
+	bool (*set)(struct load *load, const char *value);
+};
+
+static bool __attribute__((format(printf, 2, 3)))
+fail(struct load *load, const char *format, ...)
+{
+	int len = snprintf(load->error, load->error_size, "%s:%d: ", load->path, load->line_number);
+	va_list args;
+
+	if (len >= 0 && (size_t)len < load->error_size) {
+		va_start(args, format);
+		vsnprintf(load->error + len, load->error_size - (size_t)len, format, args);
+		va_end(args);
+	}
+	load->error_line = load->line_number;
+	return false;
+}
+
+static bool __attribute__((format(printf, 2, 3)))
+bad(struct load *load, const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	vsnprintf(load->why, sizeof(load->why), format, args);
+	va_end(args);
+	return false;
+}
+
+/* Decimal digits only: no sign, no blanks, no junk, no overflow. */
+static bool
+parse_number(const char *text, const char **end, unsigned long max, unsigned long *number)
+{
+	unsigned long value = 0;
+	const char *p = text;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned long digit = (unsigned long)(*p - '0');
+		if (value > (max - digit) / 10)
+			return false;
+		value = value * 10 + digit;
+	}
+	if (p == text)
+		return false;
+	*end = p;
+	*number = value;
+	return true;
+}
+
+static bool
+parse_whole_number(const char *text, unsigned long max, unsigned long *number)
+{
+	const char *end;
+
+	return parse_number(text, &end, max, number) && *end == '\0';
+}
+
+/* The index of text in names, or -1. */
+static int
+find_name(const char *const *names, size_t n, const char *text)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], text) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static bool
+replace_string(struct load *load, char **field, const char *value)
+{
+	char *copy = strdup(value);
+
+	if (!copy)
+		return bad(load, "out of memory");
+	free(*field);
+	*field = copy;
+	return true;
+}
+
+static bool
+set_nonempty_string(struct load *load, char **field, const char *value, const char *what)
+{
+	if (!*value)
+		return bad(load, "expected %s", what);
+	return replace_string(load, field, value);
+}
+
+static bool
+is_device_path(const char *text)
+{
+	return text[0] == '/' && text[1] != '\0';
+}
+
+/* The syntax of a device spec; whether the device exists is the backend's business. */
+static bool
+set_device(struct load *load, const char *value)
+{
+	unsigned long width, height;
+	const char *p;
+
+	if (strcmp(value, "auto") == 0 || is_device_path(value) ||
+		(strncmp(value, "mxc:", 4) == 0 && is_device_path(value + 4)) ||
+		(strncmp(value, "plain:", 6) == 0 && is_device_path(value + 6)))
+		return replace_string(load, &load->config->device, value);
+	if (strncmp(value, "memory:", 7) == 0 && parse_number(value + 7, &p, UINT32_MAX, &width) &&
+		*p == 'x' && parse_whole_number(p + 1, UINT32_MAX, &height) && width && height)
+		return replace_string(load, &load->config->device, value);
+	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN or "
+			 "memory:WIDTHxHEIGHT");
+}
+
+static bool
+set_waveform_map(struct load *load, const char *value)
+{
+	struct vl_epd_waveform_map map;
+
+	if (!vl_epd_waveform_map_parse(value, &map, load->why, sizeof(load->why)))
+		return false;
+	return replace_string(load, &load->config->waveform_map, value);
+}
+
+static bool
+set_rotation(struct load *load, const char *value)
+{
+	static const char *const rotations[] = {"0", "90", "180", "270"};
+	int index = find_name(rotations, ARRAY_LEN(rotations), value);
+
+	if (index < 0)
+		return bad(load, "expected 0, 90, 180 or 270");
+	load->config->rotation = 90 * index;
+	return true;
+}
+
+static bool
+set_full_refresh_every(struct load *load, const char *value)
+{
+	unsigned long count;
+
+	if (!parse_whole_number(value, UINT_MAX, &count))
+		return bad(load, "expected a number of updates from 0 (never) to %u", UINT_MAX);
+	load->config->full_refresh_every = (unsigned int)count;
+	return true;
+}
+
+static bool
+set_idle_cleanup(struct load *load, const char *value)
+{
+	unsigned long number, scale = 1;
+	const char *unit;
+
+	if (strcmp(value, "off") == 0) {
+		load->config->idle_cleanup_ms = 0;
+		return true;
+	}
+	if (parse_number(value, &unit, ULONG_MAX, &number)) {
+		if (strcmp(unit, "s") == 0)
+			scale = 1000;
+		else if (*unit && strcmp(unit, "ms") != 0)
+			unit = NULL;
+		if (unit && number <= UINT_MAX / scale) {
+			load->config->idle_cleanup_ms = (unsigned int)(number * scale);
+			return true;
+		}
+	}
+	return bad(load,
+		"expected a delay such as 2000ms, 2s or 2000 (milliseconds) up to %ums, "
+		"or 0 or off for never",
+		UINT_MAX);
+}
+
+static const char *const mode_names[] = {
+	[VL_EPD_MODE_AUTO] = "auto",
+	[VL_EPD_MODE_QUALITY] = "quality",
+	[VL_EPD_MODE_TEXT] = "text",
+	[VL_EPD_MODE_FAST] = "fast",
+	[VL_EPD_MODE_ANIMATION] = "animation",
+};
+
+static const char *const dither_names[] = {
+	[VL_EPD_DITHER_AUTO] = "auto",
+	[VL_EPD_DITHER_NONE] = "none",
+	[VL_EPD_DITHER_ORDERED] = "ordered",
+	[VL_EPD_DITHER_DIFFUSION] = "diffusion",
+};
+
+static bool
+parse_mode(struct load *load, const char *value, enum vl_epd_mode *mode)
+{
+	int index = find_name(mode_names, ARRAY_LEN(mode_names), value);
+
+	if (index < 0)
+		return bad(load, "expected auto, quality, text, fast or animation");
+	*mode = (enum vl_epd_mode)index;
+	return true;
+}
+
+static bool
+parse_dither(struct load *load, const char *value, enum vl_epd_dither *dither)
+{
+	int index = find_name(dither_names, ARRAY_LEN(dither_names), value);
+
+	if (index < 0)
+		return bad(load, "expected auto, none, ordered or diffusion");
+	*dither = (enum vl_epd_dither)index;
+	return true;
+}
+
+static bool
+set_default_mode(struct load *load, const char *value)
+{
+	return parse_mode(load, value, &load->config->default_mode);
+}
+
+static bool
+set_default_dither(struct load *load, const char *value)
+{
+	return parse_dither(load, value, &load->config->default_dither);
+}
+
+static bool
+set_cursor(struct load *load, const char *value)
+{
+	if (strcmp(value, "hidden") == 0)
+		load->config->show_cursor = false;
+	else if (strcmp(value, "shown") == 0)
+		load->config->show_cursor = true;
+	else
+		return bad(load, "expected hidden or shown");
+	return true;
+}
+
+static bool
+set_keyboard_layout(struct load *load, const char *value)
+{
+	return set_nonempty_string(
+		load, &load->config->keyboard_layout, value, "an XKB layout such as us or de,fr");
+}
+
+static bool
+set_keyboard_variant(struct load *load, const char *value)
+{
+	return set_nonempty_string(load, &load->config->keyboard_variant, value,
+		"an XKB variant such as dvorak or nodeadkeys");
+}
+
+static bool
+set_keyboard_options(struct load *load, const char *value)
+{
+	return set_nonempty_string(load, &load->config->keyboard_options, value,
+		"XKB options such as ctrl:nocaps,compose:ralt");
+}
+
+static bool
+set_touch_device(struct load *load, const char *value)
+{
+	return set_nonempty_string(load, &load->config->touch_device, value,
+		"the name of a touchscreen or tablet, as libinput lists it");
+}
+
+static bool
+set_app_mode(struct load *load, const char *value)
+{
+	struct vl_app_rule *rule = &load->config->rules[load->rule];
+
+	if (!parse_mode(load, value, &rule->mode))
+		return false;
+	rule->has_mode = true;
+	return true;
+}
+
+static bool
+set_app_dither(struct load *load, const char *value)
+{
+	struct vl_app_rule *rule = &load->config->rules[load->rule];
+
+	if (!parse_dither(load, value, &rule->dither))
+		return false;
+	rule->has_dither = true;
+	return true;
+}
+
+static const struct key panel_keys[] = {
+	{"device", set_device},
+	{"waveform-map", set_waveform_map},
+	{"rotation", set_rotation},
+};
+
+static const struct key refresh_keys[] = {
+	{"full-refresh-every", set_full_refresh_every},
+	{"idle-cleanup", set_idle_cleanup},
+	{"default-mode", set_default_mode},
+	{"default-dither", set_default_dither},
+};
+
+static const struct key input_keys[] = {
+	{"cursor", set_cursor},
+	{"keyboard-layout", set_keyboard_layout},
+	{"keyboard-variant", set_keyboard_variant},
+	{"keyboard-options", set_keyboard_options},
+	{"touch-device", set_touch_device},
+};
+
+static const struct key app_keys[] = {
+	{"mode", set_app_mode},
+	{"dither", set_app_dither},
+};
+
+static const struct {
+	const char *name; /* as in the header, without brackets */
+	const struct key *keys;
+	size_t n_keys;
+} sections[] = {
+	[SECTION_PANEL] = {"panel", panel_keys, ARRAY_LEN(panel_keys)},
+	[SECTION_REFRESH] = {"refresh", refresh_keys, ARRAY_LEN(refresh_keys)},
+	[SECTION_INPUT] = {"input", input_keys, ARRAY_LEN(input_keys)},
+	[SECTION_APP] = {APP_PREFIX "APP_ID", app_keys, ARRAY_LEN(app_keys)},
+};
+
+_Static_assert(ARRAY_LEN(panel_keys) <= MAX_KEYS && ARRAY_LEN(refresh_keys) <= MAX_KEYS &&
+		       ARRAY_LEN(input_keys) <= MAX_KEYS && ARRAY_LEN(app_keys) <= MAX_KEYS,
+	"a section has more keys than load.key_lines holds");
+
+/* The rule for app_id, added (with a line slot) if config has none yet. */
+static bool
+find_or_add_rule(struct load *load, const char *app_id, size_t *index)
+{
+	struct vl_config *config = load->config;
+	struct vl_app_rule *rules;
+	int *lines;
+
+	for (size_t i = 0; i < config->n_rules; i++) {
+		if (strcmp(config->rules[i].app_id, app_id) == 0) {
+			*index = i;
+			return true;
+		}
+	}
+	rules = realloc(config->rules, (config->n_rules + 1) * sizeof(*rules));
+	if (!rules)
+		return false;
+	config->rules = rules;
+	lines = realloc(load->rule_lines, (config->n_rules + 1) * sizeof(*lines));
+	if (!lines)
+		return false;
+	load->rule_lines = lines;
+	rules[config->n_rules] = (struct vl_app_rule){.app_id = strdup(app_id)};
+	if (!rules[config->n_rules].app_id)
+		return false;
+	lines[config->n_rules] = 0;
+	*index = config->n_rules++;
+	return true;
+}
+
+/* name: what is between the brackets. */
+static bool
+enter_section(struct load *load, const char *name)
+{
+	int *first_line;
+
+	load->section = SECTION_NONE;
+	memset(load->key_lines, 0, sizeof(load->key_lines));
+	if (strncmp(name, APP_PREFIX, strlen(APP_PREFIX)) == 0) {
+		const char *app_id = name + strlen(APP_PREFIX);
+		if (!*app_id)
+			return fail(load, "[%s] names no application (expected [%sAPP_ID])", name,
+				APP_PREFIX);
+		if (!find_or_add_rule(load, app_id, &load->rule))
+			return fail(load, "out of memory");
+		load->section = SECTION_APP;
+		first_line = &load->rule_lines[load->rule];
+	} else {
+		for (size_t i = SECTION_PANEL; i < SECTION_APP; i++) {
+			if (strcmp(name, sections[i].name) == 0)
+				load->section = (enum section)i;
+		}
+		if (load->section == SECTION_NONE)
+			return fail(load,
+				"unknown section [%s] (known: [panel], [refresh], [input], "
+				"[%sAPP_ID])",
+				name, APP_PREFIX);
+		first_line = &load->section_lines[load->section];
+	}
+	if (*first_line)
+		return fail(load, "duplicate section [%s] (first at line %d)", name, *first_line);
+	*first_line = load->line_number;
+	return true;
+}
+
+/* A line starting with '[', blanks already stripped from both ends. */
+static bool
+read_section_header(struct load *load, char *line)
+{
+	char *close = strchr(line, ']');
+	const char *rest;
+
+	if (!close)
+		return fail(load, "section header without ']'");
+	rest = close + 1 + strspn(close + 1, " \t");
+	if (*rest && *rest != ';' && *rest != '#')
+		return fail(load, "unexpected \"%s\" after the section header", rest);
+	*close = '\0';
+	if (!enter_section(load, line + 1))
+		return false;
+	*close = ']';
+	return true;
+}
+
+/* inih's ini_reader: one line of the file per call, NULL at the end or on an error. */
+static char *
+read_line(char *buffer, int size, void *data)
+{
+	struct load *load = data;
+	ssize_t len;
+	char *line;
+	size_t n;
+
+	if (load->error_line)
+		return NULL;
+	errno = 0;
+	len = getline(&load->line, &load->line_size, load->file);
+	if (len < 0) {
+		load->read_errno = errno;
+		return NULL;
+	}
+	load->line_number++;
+	line = load->line;
+	if ((size_t)len != strlen(line)) {
+		fail(load, "the line holds a NUL byte");
+		return NULL;
+	}
+	if (load->line_number == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
+		line += 3;
+	line += strspn(line, " \t\r\n\v\f");
+	n = strlen(line);
+	while (n && strchr(" \t\r\n\v\f", line[n - 1]))
+		line[--n] = '\0';
+	if (size < 1 || n > (size_t)size - 1) {
+		fail(load, "the line is longer than %d characters", size - 1);
+		return NULL;
+	}
+	if (line[0] == '[' && !read_section_header(load, line))
+		return NULL;
+	memcpy(buffer, line, n + 1);
+	return buffer;
+}
+
+/* inih's ini_handler; the section is the reader's (inih's copy may be truncated). */
+static int
+handle_key(void *data, const char *inih_section, const char *name, const char *value)
+{
+	struct load *load = data;
+	size_t n_keys = sections[load->section].n_keys;
+
+	/* inih takes "= VALUE" for a key without a name. */
+	if (!*name)
+		return fail(load, "%s", unparsable_line);
+	if (load->section == SECTION_NONE)
+		return fail(load, "key \"%s\" is outside any section", name);
+	for (size_t i = 0; i < n_keys; i++) {
+		const struct key *key = &sections[load->section].keys[i];
+		if (strcmp(name, key->name) != 0)
+			continue;
+		if (load->key_lines[i])
+			return fail(load, "duplicate key \"%s\" (first at line %d)", name,
+				load->key_lines[i]);
+		load->key_lines[i] = load->line_number;
+		if (!key->set(load, value))
+			return fail(load, "invalid %s \"%s\": %s", name, value, load->why);
+		return true;
+	}
+
+	char known[128] = "";
+	for (size_t i = 0; i < n_keys; i++) {
+		size_t len = strlen(known);
+		snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
+			sections[load->section].keys[i].name);
+	}
+	if (load->section == SECTION_APP)
+		return fail(load, "unknown key \"%s\" in [%s%s] (known: %s)", name, APP_PREFIX,
+			load->config->rules[load->rule].app_id, known);
+	return fail(load, "unknown key \"%s\" in [%s] (known: %s)", name,
+		sections[load->section].name, known);
+}
+
+void
+vl_config_init(struct vl_config *config)
+{
+	*config = (struct vl_config){
+		/* If strdup fails, NULL means "auto" to the backend too. */
+		.device = strdup("auto"),
+		.full_refresh_every = 6,
+		.idle_cleanup_ms = 2000,
+		.default_mode = VL_EPD_MODE_AUTO,
+		.default_dither = VL_EPD_DITHER_AUTO,
+	};
+}
+
+void
+vl_config_finish(struct vl_config *config)
+{
+	free(config->device);
+	free(config->waveform_map);
+	free(config->keyboard_layout);
+	free(config->keyboard_variant);
+	free(config->keyboard_options);
+	free(config->touch_device);
+	for (size_t i = 0; i < config->n_rules; i++)
+		free(config->rules[i].app_id);
+	free(config->rules);
+	memset(config, 0, sizeof(*config));
+}
+
+static bool
+copy_string(char **to, const char *from)
+{
+	*to = from ? strdup(from) : NULL;
+	return !from || *to;
+}
+
+/* A deep copy, for a load to work on until it has succeeded. */
+static bool
+config_copy(struct vl_config *to, const struct vl_config *from)
+{
+	*to = *from;
+	to->device = to->waveform_map = to->keyboard_layout = to->keyboard_variant =
+		to->keyboard_options = to->touch_device = NULL;
+	to->rules = NULL;
+	to->n_rules = 0;
+	if (!copy_string(&to->device, from->device) ||
+		!copy_string(&to->waveform_map, from->waveform_map) ||
+		!copy_string(&to->keyboard_layout, from->keyboard_layout) ||
+		!copy_string(&to->keyboard_variant, from->keyboard_variant) ||
+		!copy_string(&to->keyboard_options, from->keyboard_options) ||
+		!copy_string(&to->touch_device, from->touch_device))
+		goto err;
+	if (from->n_rules) {
+		to->rules = calloc(from->n_rules, sizeof(*to->rules));
+		if (!to->rules)
+			goto err;
+	}
+	for (; to->n_rules < from->n_rules; to->n_rules++) {
+		to->rules[to->n_rules] = from->rules[to->n_rules];
+		if (!copy_string(&to->rules[to->n_rules].app_id, from->rules[to->n_rules].app_id))
+			goto err;
+	}
+	return true;
+err:
+	vl_config_finish(to);
+	return false;
+}
+
+bool
+vl_config_load(struct vl_config *config, const char *path, char *error, size_t error_size)
+{
+	struct load load = {
+		.path = path,
+		.error = error,
+		.error_size = error_size,
+	};
+	struct vl_config copy;
+	int inih_error;
+
+	load.file = fopen(path, "re");
+	if (!load.file) {
+		snprintf(error, error_size, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	if (!config_copy(&copy, config)) {
+		snprintf(error, error_size, "%s: out of memory", path);
+		fclose(load.file);
+		return false;
+	}
+	load.config = &copy;
+	load.rule_lines = calloc(copy.n_rules ? copy.n_rules : 1, sizeof(*load.rule_lines));
+	if (!load.rule_lines) {
+		snprintf(error, error_size, "%s: out of memory", path);
+		goto err;
+	}
+
+	inih_error = ini_parse_stream(read_line, &load, handle_key, &load);
+	if (load.read_errno) {
+		snprintf(error, error_size, "%s: %s", path, strerror(load.read_errno));
+		goto err;
+	}
+	/* inih reports the first line it could not parse; an earlier error of ours wins. */
+	if (inih_error > 0 && (!load.error_line || inih_error < load.error_line)) {
+		load.line_number = inih_error;
+		fail(&load, "%s", unparsable_line);
+	} else if (inih_error < 0 && !load.error_line) {
+		snprintf(error, error_size, "%s: out of memory", path);
+		goto err;
+	}
+	if (load.error_line)
+		goto err;
+
+	vl_config_finish(config);
+	*config = copy;
+	free(load.rule_lines);
+	free(load.line);
+	fclose(load.file);
+	return true;
+err:
+	vl_config_finish(&copy);
+	free(load.rule_lines);
+	free(load.line);
+	fclose(load.file);
+	return false;
+}
+
+static char *
+existing_file(const char *dir, const char *subdir)
+{
+	struct stat st;
+	char *path;
+
+	if (asprintf(&path, "%s%s/vellum/vellum.conf", dir, subdir) < 0)
+		return NULL;
+	if (stat(path, &st) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
+char *
+vl_config_find(void)
+{
+	const char *config_home = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char *path = NULL;
+
+	/* As the XDG base directory spec says, a relative XDG_CONFIG_HOME is ignored. */
+	if (config_home && config_home[0] == '/')
+		path = existing_file(config_home, "");
+	else if (home && *home)
+		path = existing_file(home, "/.config");
+	if (!path) {
+		struct stat st;
+		if (stat(VL_CONFIG_SYSTEM_FILE, &st) == 0)
+			path = strdup(VL_CONFIG_SYSTEM_FILE);
+	}
+	return path;
+}
+
+const struct vl_app_rule *
+vl_config_rule(const struct vl_config *config, const char *app_id)
+{
+	for (size_t i = 0; i < config->n_rules; i++) {
+		if (strcmp(config->rules[i].app_id, app_id) == 0)
+			return &config->rules[i];
+	}
+	return NULL;
+}
