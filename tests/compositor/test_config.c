@@ -633,6 +633,9 @@ test_search_order(void **state)
 	assert_found(system_file);
 	unlink(system_file);
 	assert_found(NULL);
+	/* The two directories make_dirs created above the system file. */
+	rmdir(system_dir);
+	*strrchr(system_dir, '/') = '\0';
 	rmdir(system_dir);
 }
 
