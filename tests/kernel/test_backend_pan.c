@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <wayland-server-core.h>
 
 #define UNTOUCHED 0x55
 
@@ -93,6 +94,25 @@ main(void)
 	CHECK_MSG(touched_outside == 0, "%zu bytes outside the visible part were written",
 		touched_outside);
 	scene_harness_finish(h);
+
+	/* Rows past the end of the memory would wrap to its start: not one image. */
+	epd_phase("a vfb that wraps its display is refused");
+	var.xoffset = 0;
+	var.yoffset = 100;
+	var.vmode |= FB_VMODE_YWRAP;
+	REQUIRE_OK(ioctl(fd, FBIOPAN_DISPLAY, &var));
+	REQUIRE_OK(ioctl(fd, FBIOGET_VSCREENINFO, &var));
+	REQUIRE_MSG(var.vmode & FB_VMODE_YWRAP, "vfb did not keep FB_VMODE_YWRAP");
+	struct vl_epd_backend_options options = {.device = vfb};
+	struct wl_display *display = wl_display_create();
+	struct wlr_backend *backend = vl_epd_backend_create(
+		wl_display_get_event_loop(display), &options, error, sizeof(error));
+	printf("%s: %s\n", vfb, error);
+	CHECK_MSG(!backend && strstr(error, "wraps its display"), "a wrapping vfb: \"%s\"",
+		backend ? "accepted" : error);
+	if (backend)
+		wlr_backend_destroy(backend);
+	wl_display_destroy(display);
 
 	munmap(mem, fix.smem_len);
 	close(fd);
