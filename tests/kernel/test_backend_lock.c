@@ -8,7 +8,10 @@
  * new content returns before that update ends, and the content still
  * reaches the panel; destroying the backend returns before it ends too, and
  * the driver is back in AUTOMATIC mode once the backend's threads are gone.
- * Times compare CLOCK_MONOTONIC here with the trace's ktime_get_ns().
+ * Both are checked by order (the slow update is not in the trace yet when
+ * the call returns) and by time (CLOCK_MONOTONIC here against the trace's
+ * ktime_get_ns()). time_scale=400 makes GC16 last 1.8 s, so that a stalled
+ * emulator cannot eat the margin.
  */
 #include "epd_test.h"
 #include "scene_harness.h"
@@ -79,24 +82,38 @@ run_until_marker_wait(struct scene_harness *h)
 	}
 }
 
+/* Looks for the completed update of exactly this rect in the trace. */
+static bool
+completed(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t hgt,
+	struct epd_trace *found)
+{
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(d, &trace);
+	bool ok = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (trace[i].left == left && trace[i].top == top && trace[i].width == w &&
+			trace[i].height == hgt) {
+			*found = trace[i];
+			ok = true;
+		}
+	}
+	free(trace);
+	return ok;
+}
+
 /* The trace entry of the update of exactly this rect; fails when there is none. */
 static struct epd_trace
 find_update(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t hgt)
 {
 	struct epd_trace *trace, found = {0};
 	size_t n = epd_trace_read(d, &trace);
-	bool ok = false;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		epd_trace_print(&trace[i]);
-		if (trace[i].left == left && trace[i].top == top && trace[i].width == w &&
-			trace[i].height == hgt) {
-			found = trace[i];
-			ok = true;
-		}
-	}
 	free(trace);
-	CHECK_MSG(ok, "no update of %ux%u at %u,%u", w, hgt, left, top);
+	CHECK_MSG(completed(d, left, top, w, hgt, &found), "no update of %ux%u at %u,%u", w, hgt,
+		left, top);
 	return found;
 }
 
@@ -118,7 +135,7 @@ main(void)
 
 	epd_begin("backend_lock", 240);
 	epd_phase("load with wait_holds_lock=1");
-	epd_open(d, "width=400 height=300 bpp=8 time_scale=100 wait_holds_lock=1");
+	epd_open(d, "width=400 height=300 bpp=8 time_scale=400 wait_holds_lock=1");
 	int threads_before = count_threads();
 	snprintf(device, sizeof(device), "mxc:%s", d->devnode);
 	options.device = device;
@@ -139,12 +156,20 @@ main(void)
 	bool second_settled = false;
 	vl_epd_output_add_feedback(h->output, note_settled, &second_settled);
 	scene_harness_rect(h, 300, 200, 40, 40, 0);
+	REQUIRE(scene_harness_wait_frame(h));
 	uint64_t before_ns = epd_now_ns();
 	REQUIRE(scene_harness_commit(h));
 	uint64_t returned_ns = epd_now_ns();
+	/*
+	 * Blocked on the lock, the commit could only return after the wait,
+	 * so after the driver completed the slow update.
+	 */
+	struct epd_trace slow;
+	CHECK_MSG(!completed(d, 20, 20, 200, 100, &slow),
+		"the slow update was complete when the commit returned");
 	REQUIRE(scene_harness_run_until(h, &second_settled));
 	REQUIRE_RC(epd_wait_idle(d), 0);
-	struct epd_trace slow = find_update(d, 20, 20, 200, 100);
+	slow = find_update(d, 20, 20, 200, 100);
 	struct epd_trace next = find_update(d, 300, 200, 40, 40);
 	CHECK(strcmp(slow.waveform, "GC16") == 0);
 	/* Without this, the driver did not hold its lock and nothing was tested. */
@@ -178,6 +203,8 @@ main(void)
 	before_ns = epd_now_ns();
 	scene_harness_finish(h);
 	returned_ns = epd_now_ns();
+	CHECK_MSG(!completed(d, 20, 150, 200, 100, &slow),
+		"the slow update was complete when destroying the backend returned");
 	REQUIRE_RC(epd_wait_idle(d), 0);
 	slow = find_update(d, 20, 150, 200, 100);
 	CHECK_MSG(returned_ns < slow.end_ns,
