@@ -176,11 +176,27 @@ static int epdfb_setcolreg(unsigned int regno, unsigned int red,
 	return 0;
 }
 
+/*
+ * Deferred IO in Linux 6.12 sets page->mapping on every page faulted in
+ * through a mapping of the device but clears it only on the pages written
+ * to: a page that was only read would reach vfree() with it set, a "Bad page
+ * state". No mapping of the device is left when it is destroyed.
+ */
+static void epdfb_clear_page_mappings(struct epdfb_par *par)
+{
+	u32 off;
+
+	for (off = 0; off < par->info->fix.smem_len; off += PAGE_SIZE)
+		vmalloc_to_page(par->screen + off)->mapping = NULL;
+}
+
 static void epdfb_destroy(struct fb_info *info)
 {
 	struct epdfb_par *par = info->par;
 
+	/* Runs the deferred IO work a last time, if pending; it submits nothing. */
 	fb_deferred_io_cleanup(info);
+	epdfb_clear_page_mappings(par);
 	par->ops->fini(par);
 	epdfb_queue_fini(par);
 	vfree(par->screen);

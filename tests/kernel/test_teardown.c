@@ -5,6 +5,8 @@
  * hangs: ioctls on the old file fail with ENODEV, a blocked
  * MXCFB_WAIT_FOR_UPDATE_COMPLETE returns (0 or ENODEV), munmap and close are
  * safe; afterwards rmmod and insmod work and the new device shows updates.
+ * A mapping only read from, never written to, leaves nothing behind that
+ * rmmod trips over.
  */
 #include "epd_test.h"
 
@@ -289,6 +291,22 @@ part_idle_unbind(struct epd *d)
 	epd_close(d);
 }
 
+static void
+part_mapped_read_only(struct epd *d)
+{
+	volatile uint8_t sink = 0;
+
+	epd_phase("D: pages of the mapping only read, then close and rmmod");
+	REQUIRE_RC(epd_try_unload(), 0);
+	epd_open(d, "width=400 height=300 bpp=8 time_scale=10 auto_update=1");
+	for (size_t off = 0; off < d->map_len; off += 256)
+		sink ^= d->map[off];
+	(void)sink;
+	epd_close(d);
+	/* a page freed in a bad state shows in the kernel log, checked at the end */
+	unload_now("D");
+}
+
 int
 main(void)
 {
@@ -298,6 +316,7 @@ main(void)
 	part_mapped(d);
 	part_waiting(d);
 	part_idle_unbind(d);
-	CHECK_RC(epd_try_unload(), 0);
+	part_mapped_read_only(d);
+	CHECK(!epd_module_loaded());
 	return epd_end();
 }
