@@ -5,10 +5,14 @@
  */
 
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "epdfb_drv.h"
+
+/* A whole frame is millions of pixels: loops over one let others run. */
+#define EPDFB_PIXELS_PER_RESCHED	65536
 
 /* 4x4 Bayer threshold map, values 0..15. */
 static const u8 epdfb_bayer4[4][4] = {
@@ -42,6 +46,7 @@ static void epdfb_dither_ordered(u8 *pixels, const struct mxcfb_rect *rect,
 	u8 *p = pixels;
 
 	for (y = rect->top; y < rect->top + rect->height; y++) {
+		cond_resched();
 		for (x = rect->left; x < rect->left + rect->width; x++, p++) {
 			b = epdfb_bayer4[y & 3][x & 3];
 			index = (*p * (levels - 1) * 32 + (2 * b + 1) * 255) /
@@ -73,6 +78,7 @@ u8 *epdfb_pixels_capture(const struct epdfb_par *par,
 
 	dst = pixels;
 	for (y = rect->top; y < rect->top + rect->height; y++) {
+		cond_resched();
 		row = par->screen + (size_t)y * par->line_length;
 		if (par->bpp == 8) {
 			memcpy(dst, row + rect->left, rect->width);
@@ -104,9 +110,12 @@ bool epdfb_pixels_monochrome(const u8 *pixels, size_t count)
 {
 	size_t i;
 
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
 		if (pixels[i] != 0 && pixels[i] != 255)
 			return false;
+		if (!(i % EPDFB_PIXELS_PER_RESCHED))
+			cond_resched();
+	}
 	return true;
 }
 
@@ -124,6 +133,9 @@ void epdfb_pixels_quantize(u8 *pixels, size_t count, u32 levels)
 
 	for (v = 0; v < 256; v++)
 		map[v] = epdfb_level_value((v * (levels - 1) + 127) / 255, levels);
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
 		pixels[i] = map[pixels[i]];
+		if (!(i % EPDFB_PIXELS_PER_RESCHED))
+			cond_resched();
+	}
 }

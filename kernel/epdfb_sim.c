@@ -14,6 +14,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "epdfb_drv.h"
@@ -101,6 +102,7 @@ static u64 epdfb_sim_show(struct epdfb_par *par,
 	u8 cur;
 
 	for (y = r->top; y < r->top + r->height; y++) {
+		cond_resched();
 		i = (size_t)y * par->width + r->left;
 		for (x = 0; x < r->width; x++, i++, src++) {
 			cur = sim->level[i];
@@ -137,6 +139,8 @@ static void epdfb_sim_read_panel(struct epdfb_par *par, u8 *dst)
 	size_t i;
 
 	for (i = 0; i < count; i++) {
+		if (!(i % par->width))
+			cond_resched();
 		level = sim->level[i];
 		ghost = sim->ghost[i];
 		if (sim->previous[i] > level)
