@@ -58,6 +58,8 @@ MODULE_PARM_DESC(wait_holds_lock,
 static atomic_t epdfb_live = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(epdfb_gone);
 static struct platform_device *epdfb_pdev;
+/* Why the probe failed: registering the device does not say. */
+static int epdfb_probe_error;
 
 /*
  * The drawing helpers may run in atomic context (the console draws from
@@ -325,6 +327,7 @@ err_vfree:
 	vfree(par->screen);
 err_release:
 	framebuffer_release(info);
+	epdfb_probe_error = ret;
 	return ret;
 }
 
@@ -383,8 +386,14 @@ static int __init epdfb_init(void)
 		ret = PTR_ERR(epdfb_pdev);
 		goto err_driver;
 	}
+	if (!platform_get_drvdata(epdfb_pdev)) {
+		ret = epdfb_probe_error ?: -ENODEV;
+		goto err_device;
+	}
 	return 0;
 
+err_device:
+	platform_device_unregister(epdfb_pdev);
 err_driver:
 	platform_driver_unregister(&epdfb_driver);
 err_debugfs:
