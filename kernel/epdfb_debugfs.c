@@ -5,6 +5,8 @@
  * epdfb/fbN/panel    binary PGM (P5) of the panel, ghosts included
  * epdfb/fbN/stats    "key: value" counters; writing resets them
  * epdfb/fbN/updates  one line per completed update; writing clears it
+ * epdfb/fbN/inject_capture_failures
+ *                    that many pixel captures at update start fail
  */
 
 #include <linux/debugfs.h>
@@ -86,6 +88,8 @@ static int epdfb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "updates_completed: %llu\n", s->updates_completed);
 	seq_printf(m, "updates_merged: %llu\n", s->updates_merged);
 	seq_printf(m, "updates_cancelled: %llu\n", s->updates_cancelled);
+	seq_printf(m, "updates_refused: %llu\n", s->updates_refused);
+	seq_printf(m, "updates_failed: %llu\n", s->updates_failed);
 	seq_printf(m, "collisions: %llu\n", s->collisions);
 	seq_printf(m, "pixels_driven: %llu\n", s->pixels_driven);
 	seq_printf(m, "flashes: %llu\n", s->flashes);
@@ -105,8 +109,13 @@ static int epdfb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "temperature: %d\n", par->ambient_temp);
 	seq_printf(m, "power: %s\n", par->powered ? "on" : "off");
 	seq_printf(m, "power_downs: %llu\n", s->power_downs);
+	seq_printf(m, "power_down_ns: %llu\n", par->power_down_ns);
 	seq_printf(m, "in_flight: %u\n", par->n_in_flight);
-	seq_printf(m, "queued: %zu\n", list_count_nodes(&par->queue));
+	seq_printf(m, "queued: %u\n", par->n_queued);
+	seq_printf(m, "queued_limit: %u\n", EPDFB_MAX_QUEUED);
+	seq_printf(m, "held: %u\n", par->held ? 1 : 0);
+	seq_printf(m, "snapshot_bytes: %zu\n", par->snapshot_bytes);
+	seq_printf(m, "snapshot_limit: %zu\n", par->snapshot_limit);
 	mutex_unlock(&par->lock);
 	return 0;
 }
@@ -200,6 +209,8 @@ void epdfb_debugfs_init(struct epdfb_par *par)
 	debugfs_create_file("stats", 0600, par->debugfs, par, &epdfb_stats_fops);
 	debugfs_create_file("updates", 0600, par->debugfs, par,
 			    &epdfb_updates_fops);
+	debugfs_create_u32("inject_capture_failures", 0600, par->debugfs,
+			   &par->inject_capture_failures);
 }
 
 /**

@@ -17,6 +17,8 @@
 
 #define EPDFB_MAX_IN_FLIGHT	16	/* one update per LUT */
 #define EPDFB_MAX_MARKERS	8	/* markers one merged update may carry */
+#define EPDFB_MAX_QUEUED	64	/* updates queued, not started yet */
+#define EPDFB_SNAPSHOT_FRAMES	4	/* SNAPSHOT pixels queued, in frames */
 #define EPDFB_DONE_MARKERS	64	/* completed markers remembered */
 #define EPDFB_TRACE_LEN		4096	/* completed updates kept in the trace */
 #define EPDFB_WAIT_TIMEOUT_MS	5000
@@ -53,10 +55,17 @@ struct epdfb_waveform {
  * @flags: EPDC_FLAG_* flags
  * @temp: temperature in degrees C the waveform is timed for
  * @markers: markers completed with this update
+ * @marker_collided: whether the update each marker was sent with collided
  * @n_markers: entries used in @markers
  * @merged: updates merged into this one
- * @collided: the update had to wait for an overlapping one
+ * @seq: submission number; merged updates keep the oldest one's
+ * @collided: the update, or one merged into it, had to wait for an
+ *	overlapping one
  * @flashing: the resolved waveform flashes
+ * @automatic: a band of rows from deferred IO, never refused
+ * @snapshot: @pixels were taken at submission and count against the
+ *	SNAPSHOT pool until the update starts
+ * @failed: the pixels could not be captured; nothing is shown
  * @submit_ns: submission time (ktime_get_ns)
  * @start_ns: time the panel started driving it
  * @end_ns: time the panel will have finished
@@ -71,10 +80,15 @@ struct epdfb_update {
 	u32 flags;
 	int temp;
 	u32 markers[EPDFB_MAX_MARKERS];
+	bool marker_collided[EPDFB_MAX_MARKERS];
 	unsigned int n_markers;
 	unsigned int merged;
+	u64 seq;
 	bool collided;
 	bool flashing;
+	bool automatic;
+	bool snapshot;
+	bool failed;
 	u64 submit_ns;
 	u64 start_ns;
 	u64 end_ns;
@@ -109,6 +123,8 @@ struct epdfb_stats {
 	u64 updates_completed;
 	u64 updates_merged;
 	u64 updates_cancelled;
+	u64 updates_refused;
+	u64 updates_failed;
 	u64 collisions;
 	u64 pixels_driven;
 	u64 flashes;
@@ -135,6 +151,7 @@ struct epdfb_trace_entry {
 struct epdfb_done_marker {
 	u32 marker;
 	bool collided;
+	bool failed;
 };
 
 /**
@@ -153,6 +170,12 @@ struct epdfb_done_marker {
  * @panel: panel backend state
  * @lock: protects everything below
  * @queue: submitted updates not started yet, in submission order
+ * @n_queued: entries in @queue, at most EPDFB_MAX_QUEUED
+ * @held: an automatic update waiting for room in the full @queue; later
+ *	bands merge into it
+ * @submit_seq: number of the last update accepted
+ * @snapshot_bytes: pixels held by queued SNAPSHOT updates
+ * @snapshot_limit: most @snapshot_bytes may reach
  * @in_flight: updates the panel is driving
  * @n_in_flight: entries in @in_flight
  * @scheme: UPDATE_SCHEME_*
@@ -161,9 +184,12 @@ struct epdfb_done_marker {
  * @pwrdown_delay_ms: idle time before the panel powers down, or -1
  * @modes: waveforms WAVEFORM_MODE_AUTO chooses from
  * @powered: the panel's power supply is on
+ * @power_down_ns: time of the last power-down (ktime_get_ns)
  * @dead: the device is being removed; nothing new starts
  * @panel_work: completes due updates and starts queued ones
  * @power_work: powers the panel down once idle
+ * @inject_capture_failures: pixel captures at update start still to fail,
+ *	set through debugfs to test the error path
  * @waitq: woken on each completion and on removal
  * @completions: count of completed updates, for waiters
  * @stats: counters shown in debugfs
@@ -175,9 +201,9 @@ struct epdfb_done_marker {
  * @debugfs: this device's debugfs directory
  * @palette: pseudo palette for the console in 32 bpp
  * @damage_lock: protects @damage_top and @damage_bottom
- * @damage_top: first row drawn by the fbdev helpers since the last submission
+ * @damage_top: first row drawn by the fbdev helpers since the last deferred
+ *	IO run
  * @damage_bottom: row after the last one drawn, 0 if none
- * @damage_work: submits the rows drawn by the fbdev helpers
  */
 struct epdfb_par {
 	struct fb_info *info;
@@ -195,6 +221,11 @@ struct epdfb_par {
 
 	struct mutex lock; /* see the kernel-doc above */
 	struct list_head queue;
+	unsigned int n_queued;
+	struct epdfb_update *held;
+	u64 submit_seq;
+	size_t snapshot_bytes;
+	size_t snapshot_limit;
 	struct list_head in_flight;
 	unsigned int n_in_flight;
 	u32 scheme;
@@ -203,9 +234,11 @@ struct epdfb_par {
 	s32 pwrdown_delay_ms;
 	struct mxcfb_waveform_modes modes;
 	bool powered;
+	u64 power_down_ns;
 	bool dead;
 	struct delayed_work panel_work;
 	struct delayed_work power_work;
+	u32 inject_capture_failures;
 	wait_queue_head_t waitq;
 	u64 completions;
 	struct epdfb_stats stats;
@@ -219,7 +252,6 @@ struct epdfb_par {
 	spinlock_t damage_lock; /* see the kernel-doc above */
 	u32 damage_top;
 	u32 damage_bottom;
-	struct work_struct damage_work;
 };
 
 extern const struct epdfb_panel_ops epdfb_sim_ops;
@@ -232,7 +264,8 @@ int epdfb_queue_submit(struct epdfb_par *par,
 int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom);
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
 			    u32 *collided);
-int epdfb_queue_wait_idle(struct epdfb_par *par);
+int epdfb_queue_wait_pending(struct epdfb_par *par);
+void epdfb_queue_set_pwrdown_delay(struct epdfb_par *par, s32 delay_ms);
 void epdfb_queue_cancel_all(struct epdfb_par *par);
 const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 						 u32 id);

@@ -180,9 +180,7 @@ static int epdfb_set_pwrdown_delay(struct epdfb_par *par, s32 __user *argp)
 		return -EFAULT;
 	if (delay < FB_POWERDOWN_DISABLE)
 		return -EINVAL;
-	mutex_lock(&par->lock);
-	par->pwrdown_delay_ms = delay;
-	mutex_unlock(&par->lock);
+	epdfb_queue_set_pwrdown_delay(par, delay);
 	return 0;
 }
 
@@ -228,9 +226,12 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
 		return ret;
 	case FBIO_WAITFORVSYNC:
 		unlock_fb_info(info);
-		/* what write() drew before this call belongs to "idle" too */
-		flush_work(&par->damage_work);
-		ret = epdfb_queue_wait_idle(par);
+		/*
+		 * What was written before the call, through the mapping or
+		 * write(), becomes updates now, so that the wait covers it.
+		 */
+		flush_delayed_work(&info->deferred_work);
+		ret = epdfb_queue_wait_pending(par);
 		lock_fb_info(info);
 		return ret;
 	case MXCFB_SEND_UPDATE:

@@ -62,15 +62,18 @@ static struct platform_device *epdfb_pdev;
 static int epdfb_probe_error;
 
 /*
- * The drawing helpers may run in atomic context (the console draws from
- * printk), so they only note the rows and leave the submission to a work
- * item.
+ * The drawing helpers (write() and the console's drawing) may run in atomic
+ * context, so they only note the rows and leave them to the deferred IO work,
+ * with the dirty pages of the mapping: fsync() and FBIO_WAITFORVSYNC flush
+ * both at once, and the fbdev core flushes that work before the device is
+ * destroyed, so nothing of it outlives the device.
  */
 static void epdfb_damage_rows(struct epdfb_par *par, u32 top, u32 bottom)
 {
 	unsigned long flags;
 
-	if (READ_ONCE(par->auto_update) != AUTO_UPDATE_MODE_AUTOMATIC_MODE)
+	if (READ_ONCE(par->auto_update) != AUTO_UPDATE_MODE_AUTOMATIC_MODE ||
+	    READ_ONCE(par->dead))
 		return;
 	spin_lock_irqsave(&par->damage_lock, flags);
 	if (par->damage_bottom) {
@@ -80,22 +83,7 @@ static void epdfb_damage_rows(struct epdfb_par *par, u32 top, u32 bottom)
 	par->damage_top = top;
 	par->damage_bottom = bottom;
 	spin_unlock_irqrestore(&par->damage_lock, flags);
-	schedule_work(&par->damage_work);
-}
-
-static void epdfb_damage_work(struct work_struct *work)
-{
-	struct epdfb_par *par = container_of(work, struct epdfb_par,
-					     damage_work);
-	u32 top, bottom;
-
-	spin_lock_irq(&par->damage_lock);
-	top = par->damage_top;
-	bottom = par->damage_bottom;
-	par->damage_bottom = 0;
-	spin_unlock_irq(&par->damage_lock);
-	if (bottom)
-		epdfb_queue_submit_rows(par, top, bottom);
+	schedule_delayed_work(&par->info->deferred_work, par->defio.delay);
 }
 
 static void epdfb_damage_range(struct fb_info *info, off_t off, size_t len)
@@ -115,18 +103,45 @@ static void epdfb_damage_area(struct fb_info *info, u32 x, u32 y, u32 w, u32 h)
 
 FB_GEN_DEFAULT_DEFERRED_SYSMEM_OPS(epdfb, epdfb_damage_range, epdfb_damage_area)
 
+/* Rows to submit, joined while they come in order of their first row. */
+struct epdfb_bands {
+	struct epdfb_par *par;
+	u32 top;
+	u32 bottom;
+};
+
+static void epdfb_bands_add(struct epdfb_bands *bands, u32 first, u32 last)
+{
+	if (bands->bottom && first <= bands->bottom) {
+		bands->bottom = max(bands->bottom, last);
+		return;
+	}
+	if (bands->bottom)
+		epdfb_queue_submit_rows(bands->par, bands->top, bands->bottom);
+	bands->top = first;
+	bands->bottom = last;
+}
+
 /*
  * Dirty pages become full-width row bands: a page covers whole rows or
  * parts of rows, and nothing tells which pixels in it changed. Adjacent
- * bands are joined so that one write across pages is one update.
+ * bands, and the rows drawn by write() or the console, are joined so that
+ * one write across pages is one update.
  */
 static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflist)
 {
 	struct epdfb_par *par = info->par;
+	struct epdfb_bands bands = { .par = par };
 	struct fb_deferred_io_pageref *ref;
-	u32 top = 0, bottom = 0, first, last;
+	u32 drawn_top, drawn_bottom, first;
 	unsigned int pages = 0;
 	bool automatic;
+
+	spin_lock_irq(&par->damage_lock);
+	drawn_top = par->damage_top;
+	drawn_bottom = par->damage_bottom;
+	par->damage_bottom = 0;
+	spin_unlock_irq(&par->damage_lock);
 
 	mutex_lock(&par->lock);
 	automatic = !par->dead &&
@@ -138,18 +153,17 @@ static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflis
 		if (!automatic)
 			continue;
 		first = ref->offset / par->line_length;
-		last = (ref->offset + PAGE_SIZE - 1) / par->line_length + 1;
-		if (bottom && first <= bottom) {
-			bottom = max(bottom, last);
-			continue;
+		if (drawn_bottom && drawn_top <= first) {
+			epdfb_bands_add(&bands, drawn_top, drawn_bottom);
+			drawn_bottom = 0;
 		}
-		if (bottom)
-			epdfb_queue_submit_rows(par, top, bottom);
-		top = first;
-		bottom = last;
+		epdfb_bands_add(&bands, first,
+				(ref->offset + PAGE_SIZE - 1) / par->line_length + 1);
 	}
-	if (bottom)
-		epdfb_queue_submit_rows(par, top, bottom);
+	if (automatic && drawn_bottom)
+		epdfb_bands_add(&bands, drawn_top, drawn_bottom);
+	if (bands.bottom)
+		epdfb_queue_submit_rows(par, bands.top, bands.bottom);
 
 	mutex_lock(&par->lock);
 	par->stats.defio_runs++;
@@ -298,7 +312,6 @@ static int epdfb_probe(struct platform_device *pdev)
 	info->pseudo_palette = par->palette;
 
 	spin_lock_init(&par->damage_lock);
-	INIT_WORK(&par->damage_work, epdfb_damage_work);
 	par->defio.delay = msecs_to_jiffies(defio_delay_ms);
 	par->defio.sort_pagereflist = true;
 	par->defio.deferred_io = epdfb_deferred_io;
@@ -343,7 +356,6 @@ static void epdfb_remove(struct platform_device *pdev)
 
 	epdfb_debugfs_fini(par);
 	epdfb_queue_cancel_all(par);
-	cancel_work_sync(&par->damage_work);
 	unregister_framebuffer(info);
 }
 

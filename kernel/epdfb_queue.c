@@ -6,6 +6,13 @@
  * as long as their rectangles are disjoint. Everything runs in process
  * context under par->lock; a single delayed work item is armed for the
  * earliest completion, so nothing is scheduled while the panel is idle.
+ *
+ * The queue is bounded whatever callers send: at most EPDFB_MAX_QUEUED
+ * updates wait to start, and those of the SNAPSHOT scheme hold at most
+ * EPDFB_SNAPSHOT_FRAMES frames of pixels. Beyond that MXCFB_SEND_UPDATE is
+ * refused, as mxc_epdc_fb refuses it when its buffers run out, while bands
+ * from deferred IO, which nobody could resend, merge into a queued band or
+ * into the one held back until there is room.
  */
 
 #include <linux/jiffies.h>
@@ -24,7 +31,11 @@ epdfb_rects_overlap(const struct mxcfb_rect *a, const struct mxcfb_rect *b)
 	       a->top < b->top + b->height && b->top < a->top + a->height;
 }
 
-/* Overlapping or sharing an edge: merging such rects wastes nothing. */
+/*
+ * Overlapping or sharing an edge. Their union may still cover pixels neither
+ * asked for (rects offset along the shared edge, or meeting at a corner),
+ * which a merged update drives again with what the framebuffer holds.
+ */
 static bool
 epdfb_rects_touch(const struct mxcfb_rect *a, const struct mxcfb_rect *b)
 {
@@ -91,14 +102,20 @@ static bool epdfb_marker_pending(struct epdfb_par *par, u32 marker)
 	return false;
 }
 
-static bool epdfb_marker_collided(struct epdfb_par *par, u32 marker)
+/* A marker may be reused: the most recent completion is the one asked for. */
+static const struct epdfb_done_marker *
+epdfb_marker_done(struct epdfb_par *par, u32 marker)
 {
+	const struct epdfb_done_marker *done;
 	unsigned int i;
 
-	for (i = 0; i < EPDFB_DONE_MARKERS; i++)
-		if (par->done[i].marker == marker)
-			return par->done[i].collided;
-	return false;
+	for (i = 1; i <= EPDFB_DONE_MARKERS; i++) {
+		done = &par->done[(par->done_head + EPDFB_DONE_MARKERS - i) %
+				  EPDFB_DONE_MARKERS];
+		if (done->marker == marker)
+			return done;
+	}
+	return NULL;
 }
 
 static bool epdfb_overlaps_list(const struct epdfb_update *upd,
@@ -144,7 +161,8 @@ static void epdfb_update_retire(struct epdfb_par *par,
 
 	for (m = 0; m < upd->n_markers; m++) {
 		par->done[par->done_head].marker = upd->markers[m];
-		par->done[par->done_head].collided = upd->collided;
+		par->done[par->done_head].collided = upd->marker_collided[m];
+		par->done[par->done_head].failed = upd->failed;
 		par->done_head = (par->done_head + 1) % EPDFB_DONE_MARKERS;
 	}
 	list_del(&upd->node);
@@ -158,7 +176,14 @@ static void epdfb_update_complete(struct epdfb_par *par,
 {
 	const struct epdfb_waveform *wf = epdfb_find_waveform(par, upd->waveform);
 
-	if (upd->pixels && wf)
+	par->n_in_flight--;
+	if (upd->failed) {
+		/* The panel keeps its pixels; the markers' waiters learn it. */
+		par->stats.updates_failed++;
+		epdfb_update_retire(par, upd);
+		return;
+	}
+	if (wf)
 		par->stats.pixels_driven += par->ops->show(par, upd, wf);
 	par->stats.updates_completed++;
 	if (upd->flashing)
@@ -166,7 +191,6 @@ static void epdfb_update_complete(struct epdfb_par *par,
 	if (upd->waveform < ARRAY_SIZE(par->stats.per_waveform))
 		par->stats.per_waveform[upd->waveform]++;
 	epdfb_trace_add(par, upd);
-	par->n_in_flight--;
 	epdfb_update_retire(par, upd);
 }
 
@@ -180,6 +204,16 @@ static u32 epdfb_resolve_auto(const struct epdfb_par *par,
 	return par->modes.mode_gc16;
 }
 
+static u8 *epdfb_capture_at_start(struct epdfb_par *par,
+				  const struct epdfb_update *upd)
+{
+	if (par->inject_capture_failures) {
+		par->inject_capture_failures--;
+		return NULL;
+	}
+	return epdfb_pixels_capture(par, &upd->rect, upd->flags);
+}
+
 static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 			       u64 now)
 {
@@ -188,8 +222,12 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 	u32 levels;
 	int temp;
 
+	par->n_queued--;
+	if (upd->snapshot)
+		par->snapshot_bytes -= count;
 	if (!upd->pixels)
-		upd->pixels = epdfb_pixels_capture(par, &upd->rect, upd->flags);
+		upd->pixels = epdfb_capture_at_start(par, upd);
+	upd->failed = !upd->pixels;
 	if (upd->waveform == WAVEFORM_MODE_AUTO)
 		upd->waveform = epdfb_resolve_auto(par, upd);
 	wf = epdfb_find_waveform(par, upd->waveform);
@@ -217,6 +255,21 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 	par->n_in_flight++;
 }
 
+static void epdfb_queue_start_ready(struct epdfb_par *par, u64 now)
+{
+	struct epdfb_update *upd, *tmp;
+
+	list_for_each_entry_safe(upd, tmp, &par->queue, node) {
+		if (par->n_in_flight >= EPDFB_MAX_IN_FLIGHT)
+			break;
+		/* Earlier overlapping updates keep their order. */
+		if (epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
+		    epdfb_overlaps_list(upd, &par->queue, upd))
+			continue;
+		epdfb_update_start(par, upd, now);
+	}
+}
+
 /*
  * Complete what is due, start what may start, then arm the work item for the
  * next completion. Called with par->lock held.
@@ -232,14 +285,12 @@ static void epdfb_queue_advance(struct epdfb_par *par)
 		if (upd->end_ns <= now)
 			epdfb_update_complete(par, upd);
 
-	list_for_each_entry_safe(upd, tmp, &par->queue, node) {
-		if (par->n_in_flight >= EPDFB_MAX_IN_FLIGHT)
-			break;
-		/* Earlier overlapping updates keep their order. */
-		if (epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
-		    epdfb_overlaps_list(upd, &par->queue, upd))
-			continue;
-		epdfb_update_start(par, upd, now);
+	epdfb_queue_start_ready(par, now);
+	if (par->held && par->n_queued < EPDFB_MAX_QUEUED) {
+		list_add_tail(&par->held->node, &par->queue);
+		par->n_queued++;
+		par->held = NULL;
+		epdfb_queue_start_ready(par, now);
 	}
 
 	list_for_each_entry(upd, &par->in_flight, node)
@@ -276,49 +327,174 @@ static void epdfb_power_work(struct work_struct *work)
 					     struct epdfb_par, power_work);
 
 	mutex_lock(&par->lock);
-	if (par->powered && list_empty(&par->in_flight) &&
-	    list_empty(&par->queue)) {
+	/* The delay may have become -1 while this work waited for the lock. */
+	if (par->powered && par->pwrdown_delay_ms >= 0 &&
+	    list_empty(&par->in_flight) && list_empty(&par->queue)) {
 		par->powered = false;
+		par->power_down_ns = ktime_get_ns();
 		par->stats.power_downs++;
 	}
 	mutex_unlock(&par->lock);
 }
 
+/**
+ * epdfb_queue_set_pwrdown_delay() - set the idle time before power-down
+ * @par: device
+ * @delay_ms: milliseconds, or FB_POWERDOWN_DISABLE (-1) to stay powered
+ *
+ * Applies to a power-down already scheduled too: it is cancelled, or
+ * rescheduled @delay_ms from now.
+ */
+void epdfb_queue_set_pwrdown_delay(struct epdfb_par *par, s32 delay_ms)
+{
+	mutex_lock(&par->lock);
+	par->pwrdown_delay_ms = delay_ms;
+	if (par->powered && !par->dead && list_empty(&par->in_flight)) {
+		if (delay_ms < 0)
+			cancel_delayed_work(&par->power_work);
+		else
+			mod_delayed_work(system_wq, &par->power_work,
+					 msecs_to_jiffies(delay_ms));
+	}
+	mutex_unlock(&par->lock);
+}
+
+static bool epdfb_can_merge(const struct epdfb_update *queued,
+			    const struct epdfb_update *upd)
+{
+	if (queued->waveform != upd->waveform || queued->mode != upd->mode ||
+	    queued->flags != upd->flags || queued->temp != upd->temp ||
+	    queued->pixels)
+		return false;
+	return queued->n_markers + upd->n_markers <= EPDFB_MAX_MARKERS &&
+	       epdfb_rects_touch(&queued->rect, &upd->rect);
+}
+
+static bool epdfb_overlaps_after(struct epdfb_par *par,
+				 struct epdfb_update *queued,
+				 const struct mxcfb_rect *rect)
+{
+	struct epdfb_update *later = queued;
+
+	list_for_each_entry_continue(later, &par->queue, node)
+		if (epdfb_rects_overlap(&later->rect, rect))
+			return true;
+	return false;
+}
+
+static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
+			     const struct epdfb_update *upd)
+{
+	unsigned int m;
+
+	epdfb_rect_union(&into->rect, &upd->rect);
+	for (m = 0; m < upd->n_markers; m++) {
+		into->markers[into->n_markers] = upd->markers[m];
+		into->marker_collided[into->n_markers] = upd->marker_collided[m];
+		into->n_markers++;
+	}
+	into->merged++;
+	into->collided |= upd->collided;
+	par->stats.updates_merged++;
+}
+
+/*
+ * Merging moves @upd to the place of the queued update it joins, so it may
+ * not pass a queued update that overlaps it (which would then show after
+ * it), nor may the grown rect overlap one queued in between.
+ */
 static bool epdfb_try_merge(struct epdfb_par *par, struct epdfb_update *upd)
 {
 	struct epdfb_update *queued;
+	struct mxcfb_rect merged;
 
-	list_for_each_entry(queued, &par->queue, node) {
-		if (queued->waveform != upd->waveform ||
-		    queued->mode != upd->mode || queued->flags != upd->flags ||
-		    queued->temp != upd->temp || queued->pixels ||
-		    queued->n_markers + upd->n_markers > EPDFB_MAX_MARKERS ||
-		    !epdfb_rects_touch(&queued->rect, &upd->rect))
-			continue;
-		epdfb_rect_union(&queued->rect, &upd->rect);
-		memcpy(&queued->markers[queued->n_markers], upd->markers,
-		       upd->n_markers * sizeof(upd->markers[0]));
-		queued->n_markers += upd->n_markers;
-		queued->merged++;
-		queued->collided |= upd->collided;
-		par->stats.updates_merged++;
-		return true;
+	list_for_each_entry_reverse(queued, &par->queue, node) {
+		if (epdfb_can_merge(queued, upd)) {
+			merged = queued->rect;
+			epdfb_rect_union(&merged, &upd->rect);
+			if (!epdfb_overlaps_after(par, queued, &merged)) {
+				epdfb_merge_into(par, queued, upd);
+				return true;
+			}
+		}
+		if (epdfb_rects_overlap(&queued->rect, &upd->rect))
+			return false;
 	}
 	return false;
 }
 
-/**
- * epdfb_queue_submit() - queue an update
- * @par: device
- * @req: the update, already checked by epdfb_check_update()
- *
- * Return: 0, -ENOMEM, or -ENODEV once the device is being removed.
+/*
+ * A band from deferred IO that finds the queue full waits outside it until
+ * there is room, together with the bands that come meanwhile; its pixels are
+ * taken when it starts, so the panel ends up with what was written last.
  */
-int epdfb_queue_submit(struct epdfb_par *par,
-		       const struct mxcfb_update_data *req)
+static void epdfb_hold_band(struct epdfb_par *par, struct epdfb_update *upd)
+{
+	if (par->held) {
+		epdfb_merge_into(par, par->held, upd);
+		kfree(upd);
+		return;
+	}
+	upd->seq = ++par->submit_seq;
+	par->held = upd;
+}
+
+/*
+ * Queue @upd, merge it or hold it back. Called with par->lock held; takes
+ * @upd over unless it returns an error.
+ */
+static int epdfb_queue_add(struct epdfb_par *par, struct epdfb_update *upd)
+{
+	size_t count = (size_t)upd->rect.width * upd->rect.height;
+	bool full = par->n_queued >= EPDFB_MAX_QUEUED;
+	bool collided;
+
+	upd->submit_ns = ktime_get_ns();
+	collided = epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
+		   epdfb_overlaps_list(upd, &par->queue, NULL);
+	upd->collided = collided;
+	if (upd->n_markers)
+		upd->marker_collided[0] = collided;
+
+	if ((par->scheme == UPDATE_SCHEME_QUEUE_AND_MERGE ||
+	     (upd->automatic && full)) && epdfb_try_merge(par, upd)) {
+		kfree(upd);
+		goto accepted;
+	}
+	if (full && upd->automatic) {
+		epdfb_hold_band(par, upd);
+		goto accepted;
+	}
+	if (full)
+		return -EBUSY;
+	if (par->scheme == UPDATE_SCHEME_SNAPSHOT && !upd->automatic) {
+		if (count > par->snapshot_limit - par->snapshot_bytes)
+			return -ENOMEM;
+		upd->pixels = epdfb_pixels_capture(par, &upd->rect, upd->flags);
+		if (!upd->pixels)
+			return -ENOMEM;
+		upd->snapshot = true;
+		par->snapshot_bytes += count;
+	}
+	upd->seq = ++par->submit_seq;
+	list_add_tail(&upd->node, &par->queue);
+	par->n_queued++;
+	epdfb_queue_advance(par);
+
+accepted:
+	/* An update merged or held back counts as submitted all the same. */
+	par->stats.updates_submitted++;
+	if (collided)
+		par->stats.collisions++;
+	return 0;
+}
+
+static int epdfb_queue_submit_update(struct epdfb_par *par,
+				     const struct mxcfb_update_data *req,
+				     bool automatic)
 {
 	struct epdfb_update *upd;
-	int ret = 0;
+	int ret;
 
 	upd = kzalloc(sizeof(*upd), GFP_KERNEL);
 	if (!upd)
@@ -328,6 +504,7 @@ int epdfb_queue_submit(struct epdfb_par *par,
 	upd->mode = req->update_mode;
 	upd->flags = req->flags;
 	upd->temp = req->temp;
+	upd->automatic = automatic;
 	if (req->update_marker)
 		upd->markers[upd->n_markers++] = req->update_marker;
 
@@ -336,24 +513,11 @@ int epdfb_queue_submit(struct epdfb_par *par,
 		ret = -ENODEV;
 		goto out_free;
 	}
-	upd->submit_ns = ktime_get_ns();
-	if (par->scheme == UPDATE_SCHEME_SNAPSHOT) {
-		upd->pixels = epdfb_pixels_capture(par, &upd->rect, upd->flags);
-		if (!upd->pixels) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
-	}
-	par->stats.updates_submitted++;
-	upd->collided = epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
-			epdfb_overlaps_list(upd, &par->queue, NULL);
-	if (upd->collided)
-		par->stats.collisions++;
-	if (par->scheme == UPDATE_SCHEME_QUEUE_AND_MERGE &&
-	    epdfb_try_merge(par, upd))
+	ret = epdfb_queue_add(par, upd);
+	if (ret) {
+		par->stats.updates_refused++;
 		goto out_free;
-	list_add_tail(&upd->node, &par->queue);
-	epdfb_queue_advance(par);
+	}
 	mutex_unlock(&par->lock);
 	return 0;
 
@@ -362,6 +526,22 @@ out_free:
 	kvfree(upd->pixels);
 	kfree(upd);
 	return ret;
+}
+
+/**
+ * epdfb_queue_submit() - queue an update sent by userspace
+ * @par: device
+ * @req: the update, already checked by epdfb_check_update()
+ *
+ * Return: 0; -EBUSY when EPDFB_MAX_QUEUED updates are queued already and
+ * the update merges with none of them; -ENOMEM when its SNAPSHOT pixels
+ * would pass the pool of EPDFB_SNAPSHOT_FRAMES frames, or without memory;
+ * -ENODEV once the device is being removed.
+ */
+int epdfb_queue_submit(struct epdfb_par *par,
+		       const struct mxcfb_update_data *req)
+{
+	return epdfb_queue_submit_update(par, req, false);
 }
 
 /**
@@ -392,7 +572,7 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
 
 	if (top >= min(bottom, par->height))
 		return 0;
-	return epdfb_queue_submit(par, &req);
+	return epdfb_queue_submit_update(par, &req, true);
 }
 
 /**
@@ -402,6 +582,7 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
  * @collided: set to whether that update collided with another
  *
  * Return: 0 once completed (at once for an unknown or completed marker),
+ * -EIO if its pixels could not be captured and nothing was shown,
  * -ETIMEDOUT after EPDFB_WAIT_TIMEOUT_MS, -ERESTARTSYS on a signal, -ENODEV
  * if the device goes away.
  */
@@ -409,6 +590,9 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 {
 	long left = msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
 	u64 seen;
+
+	const struct epdfb_done_marker *done;
+	int ret;
 
 	*collided = 0;
 	if (!marker)
@@ -420,9 +604,11 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 			return -ENODEV;
 		}
 		if (!epdfb_marker_pending(par, marker)) {
-			*collided = epdfb_marker_collided(par, marker);
+			done = epdfb_marker_done(par, marker);
+			ret = done && done->failed ? -EIO : 0;
+			*collided = done && done->collided;
 			mutex_unlock(&par->lock);
-			return 0;
+			return ret;
 		}
 		seen = par->completions;
 		mutex_unlock(&par->lock);
@@ -438,25 +624,44 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 	}
 }
 
+/* Submission number of the oldest update not completed, U64_MAX if none. */
+static u64 epdfb_oldest_pending(struct epdfb_par *par)
+{
+	u64 oldest = par->held ? par->held->seq : U64_MAX;
+	struct epdfb_update *upd;
+
+	list_for_each_entry(upd, &par->queue, node)
+		oldest = min(oldest, upd->seq);
+	list_for_each_entry(upd, &par->in_flight, node)
+		oldest = min(oldest, upd->seq);
+	return oldest;
+}
+
 /**
- * epdfb_queue_wait_idle() - wait until no update is queued or in flight
+ * epdfb_queue_wait_pending() - wait for the updates submitted so far
  * @par: device
+ *
+ * Updates submitted after the call are not waited for, so a steady stream of
+ * them cannot keep the caller waiting.
  *
  * Return: 0, -ETIMEDOUT if nothing completed for EPDFB_WAIT_TIMEOUT_MS,
  * -ERESTARTSYS on a signal, -ENODEV if the device goes away.
  */
-int epdfb_queue_wait_idle(struct epdfb_par *par)
+int epdfb_queue_wait_pending(struct epdfb_par *par)
 {
 	long left;
-	u64 seen;
+	u64 target, seen;
 
+	mutex_lock(&par->lock);
+	target = par->submit_seq;
+	mutex_unlock(&par->lock);
 	for (;;) {
 		mutex_lock(&par->lock);
 		if (par->dead) {
 			mutex_unlock(&par->lock);
 			return -ENODEV;
 		}
-		if (list_empty(&par->queue) && list_empty(&par->in_flight)) {
+		if (epdfb_oldest_pending(par) > target) {
 			mutex_unlock(&par->lock);
 			return 0;
 		}
@@ -486,7 +691,9 @@ void epdfb_queue_cancel_all(struct epdfb_par *par)
 	struct epdfb_update *upd, *tmp;
 
 	mutex_lock(&par->lock);
-	par->dead = true;
+	WRITE_ONCE(par->dead, true);
+	kfree(par->held);
+	par->held = NULL;
 	list_for_each_entry_safe(upd, tmp, &par->in_flight, node) {
 		par->stats.updates_cancelled++;
 		par->n_in_flight--;
@@ -496,6 +703,8 @@ void epdfb_queue_cancel_all(struct epdfb_par *par)
 		par->stats.updates_cancelled++;
 		epdfb_update_retire(par, upd);
 	}
+	par->n_queued = 0;
+	par->snapshot_bytes = 0;
 	mutex_unlock(&par->lock);
 	wake_up_all(&par->waitq);
 	cancel_delayed_work_sync(&par->panel_work);
@@ -513,6 +722,8 @@ int epdfb_queue_init(struct epdfb_par *par)
 	par->trace = kvcalloc(EPDFB_TRACE_LEN, sizeof(*par->trace), GFP_KERNEL);
 	if (!par->trace)
 		return -ENOMEM;
+	par->snapshot_limit = (size_t)EPDFB_SNAPSHOT_FRAMES * par->width *
+			      par->height;
 	mutex_init(&par->lock);
 	INIT_LIST_HEAD(&par->queue);
 	INIT_LIST_HEAD(&par->in_flight);

@@ -1050,3 +1050,60 @@ epd_thread_in_ioctl(int tid, unsigned int timeout_ms)
 		epd_sleep_ms(5);
 	}
 }
+
+/* ---- workqueue tracing ---- */
+
+#define EPD_TRACING  "/sys/kernel/tracing"
+#define EPD_WQ_EVENT EPD_TRACING "/events/workqueue/workqueue_execute_start/enable"
+
+bool
+epd_wq_trace_start(void)
+{
+	if (access(EPD_TRACING "/trace", F_OK) != 0)
+		mount("tracefs", EPD_TRACING, "tracefs", 0, NULL);
+	if (access(EPD_WQ_EVENT, W_OK) != 0)
+		return false;
+	epd_wq_trace_clear();
+	REQUIRE_RC(epd_write_file(EPD_WQ_EVENT, "1"), 0);
+	return true;
+}
+
+void
+epd_wq_trace_clear(void)
+{
+	int fd = open(EPD_TRACING "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	REQUIRE_MSG(fd >= 0, "cannot clear " EPD_TRACING "/trace");
+	close(fd);
+}
+
+void
+epd_wq_trace_stop(void)
+{
+	REQUIRE_RC(epd_write_file(EPD_WQ_EVENT, "0"), 0);
+}
+
+int
+epd_wq_driver_runs(void)
+{
+	char *trace = epd_read_file(EPD_TRACING "/trace", NULL);
+	int runs = 0;
+
+	REQUIRE_MSG(trace, "cannot read " EPD_TRACING "/trace");
+	for (char *p = trace; (p = strstr(p, "function epdfb_")); p++)
+		runs++;
+	free(trace);
+	return runs;
+}
+
+/* ---- stats added over time ---- */
+
+long long
+epd_snapshot_stat_or(const char *snapshot, const char *key, long long fallback)
+{
+	char val[64];
+
+	if (!find_stat(snapshot, key, val, sizeof(val)))
+		return fallback;
+	return epd_snapshot_stat(snapshot, key);
+}

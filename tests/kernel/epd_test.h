@@ -286,4 +286,21 @@ int epd_gettid(void);
  */
 bool epd_thread_in_ioctl(int tid, unsigned int timeout_ms);
 
+/* ---- workqueue tracing ---- */
+
+/*
+ * Mounts tracefs if needed, clears the trace and enables the
+ * workqueue_execute_start event: false when it is not available.
+ */
+bool epd_wq_trace_start(void);
+void epd_wq_trace_clear(void);
+void epd_wq_trace_stop(void);
+/* Work items of the driver (functions epdfb_*) run since the last clear. */
+int epd_wq_driver_runs(void);
+
+/* ---- stats added over time ---- */
+
+/* A stats value of a snapshot, or fallback when it has no such line. */
+long long epd_snapshot_stat_or(const char *snapshot, const char *key, long long fallback);
+
 #endif /* EPD_TEST_H */

@@ -6,11 +6,15 @@
  * MXCFB_WAIT_FOR_UPDATE_COMPLETE returns (0 or ENODEV), munmap and close are
  * safe; afterwards rmmod and insmod work and the new device shows updates.
  * A mapping only read from, never written to, leaves nothing behind that
- * rmmod trips over.
+ * rmmod trips over. A write() held in flight across the unbind (its source
+ * page is a userfaultfd page, served only after the unbind) leaves no work
+ * of the driver running after the device is gone.
  */
 #include "epd_test.h"
 
 #include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -291,6 +296,95 @@ part_idle_unbind(struct epd *d)
 	epd_close(d);
 }
 
+struct held_write {
+	int fd;
+	void *src;
+	size_t len;
+	off_t offset;
+	ssize_t ret;
+	int err;
+};
+
+static void *
+held_write_main(void *arg)
+{
+	struct held_write *w = arg;
+
+	w->ret = pwrite(w->fd, w->src, w->len, w->offset);
+	w->err = errno;
+	return NULL;
+}
+
+/* A page whose first access blocks until the test serves it through uffd. */
+static void *
+userfault_page(int *uffd, size_t len)
+{
+	struct uffdio_api api = {.api = UFFD_API};
+	struct uffdio_register reg = {.mode = UFFDIO_REGISTER_MODE_MISSING};
+	void *page;
+
+	*uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	REQUIRE_MSG(*uffd >= 0, "userfaultfd: %s", strerror(errno));
+	REQUIRE_OK(ioctl(*uffd, UFFDIO_API, &api));
+	page = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(page != MAP_FAILED);
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = len;
+	REQUIRE_OK(ioctl(*uffd, UFFDIO_REGISTER, &reg));
+	return page;
+}
+
+static void
+part_write_across_unbind(struct epd *d)
+{
+	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
+	struct held_write w = {.len = page_size};
+	struct uffd_msg msg;
+	struct uffdio_copy copy;
+	struct pollfd pfd;
+	pthread_t thread;
+	uint8_t *data;
+	int uffd, runs;
+
+	epd_phase("E: a write() in flight across unbind (AUTOMATIC mode)");
+	REQUIRE_MSG(epd_wq_trace_start(), "workqueue trace events are not available");
+	epd_open(d, "width=400 height=300 bpp=8 time_scale=10 auto_update=1");
+	w.fd = d->fd;
+	w.offset = 100 * W;
+	w.src = userfault_page(&uffd, page_size);
+	REQUIRE(pthread_create(&thread, NULL, held_write_main, &w) == 0);
+	pfd = (struct pollfd){.fd = uffd, .events = POLLIN};
+	REQUIRE_MSG(poll(&pfd, 1, 10000) == 1, "the write() did not fault on its source page");
+	REQUIRE(read(uffd, &msg, sizeof(msg)) == sizeof(msg));
+	REQUIRE_EQ(msg.event, UFFD_EVENT_PAGEFAULT);
+
+	epd_wq_trace_clear();
+	CHECK_RC(epd_unbind(), 0);
+	wait_fb_gone("E");
+
+	epd_phase("E: the write() completes after unbind, then close and rmmod");
+	data = malloc(page_size);
+	REQUIRE(data);
+	memset(data, 0x40, page_size);
+	copy = (struct uffdio_copy){
+		.dst = (uintptr_t)w.src, .src = (uintptr_t)data, .len = page_size};
+	REQUIRE_OK(ioctl(uffd, UFFDIO_COPY, &copy));
+	pthread_join(thread, NULL);
+	printf("the write() returned %zd (%s)\n", w.ret, w.ret < 0 ? epd_errname(w.err) : "ok");
+	epd_close(d);
+	/* a work item queued for the device would have run by now */
+	epd_sleep_ms(500);
+	runs = epd_wq_driver_runs();
+	CHECK_MSG(runs == 0, "%d work items of the driver ran after unbind", runs);
+	epd_wq_trace_stop();
+	unload_now("E");
+	munmap(w.src, page_size);
+	close(uffd);
+	free(data);
+	fresh_device_works(d, "E");
+	epd_close(d);
+}
+
 static void
 part_mapped_read_only(struct epd *d)
 {
@@ -317,6 +411,7 @@ main(void)
 	part_waiting(d);
 	part_idle_unbind(d);
 	part_mapped_read_only(d);
-	CHECK(!epd_module_loaded());
+	part_write_across_unbind(d);
+	CHECK_RC(epd_try_unload(), 0);
 	return epd_end();
 }

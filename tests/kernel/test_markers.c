@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What MXCFB_WAIT_FOR_UPDATE_COMPLETE reports per marker: collision_test of
+ * a reused marker is that of its latest update; each marker of a merged
+ * update reports whether its own update collided; an update whose pixels
+ * could not be captured when it started reports EIO to its waiter and
+ * leaves the panel as it was.
+ */
+#include "epd_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 320
+#define H 240
+
+static struct epd dev;
+
+static uint32_t
+wait_collision(struct epd *d, uint32_t marker)
+{
+	uint32_t collision = 0xdead;
+
+	CHECK_RC(epd_wait(d, marker, &collision), 0);
+	return collision;
+}
+
+static void
+send(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h, uint32_t waveform,
+	uint32_t marker)
+{
+	REQUIRE_RC(epd_update(d, left, top, w, h, waveform, UPDATE_MODE_PARTIAL, marker,
+			   TEMP_USE_AMBIENT, 0),
+		0);
+}
+
+static void
+reused_marker(struct epd *d)
+{
+	epd_phase("a reused marker reports its latest update's collision");
+	send(d, 0, 0, 100, 100, WAVEFORM_MODE_GC16, 10);
+	send(d, 0, 0, 50, 50, WAVEFORM_MODE_DU, 7);
+	CHECK_EQ(wait_collision(d, 7), 1);
+	CHECK_EQ(wait_collision(d, 10), 0);
+	send(d, 200, 0, 50, 50, WAVEFORM_MODE_DU, 7);
+	CHECK_EQ(wait_collision(d, 7), 0);
+	/* and the other way round */
+	send(d, 200, 100, 50, 50, WAVEFORM_MODE_GC16, 11);
+	send(d, 200, 100, 20, 20, WAVEFORM_MODE_DU, 7);
+	CHECK_EQ(wait_collision(d, 7), 1);
+	CHECK_EQ(wait_collision(d, 11), 0);
+}
+
+static void
+merged_markers(struct epd *d)
+{
+	long long merged = epd_stat(d, "updates_merged");
+
+	epd_phase("each marker of a merged update reports its own collision");
+	/* 16 long updates take every LUT: the next one waits without colliding */
+	for (uint32_t i = 0; i < 16; i++)
+		send(d, i * 20, 200, 10, 10, WAVEFORM_MODE_INIT, 100 + i);
+	send(d, 0, 0, 40, 40, WAVEFORM_MODE_GC16, 20);
+	send(d, 20, 20, 40, 40, WAVEFORM_MODE_GC16, 21);
+	REQUIRE_MSG(epd_stat(d, "updates_merged") == merged + 1,
+		"the second update did not merge into the first: no conclusion");
+	CHECK_EQ(wait_collision(d, 20), 0);
+	CHECK_EQ(wait_collision(d, 21), 1);
+	for (uint32_t i = 0; i < 16; i++)
+		CHECK_EQ(wait_collision(d, 100 + i), 0);
+}
+
+static void
+capture_failure(struct epd *d)
+{
+	char path[200];
+	char *left;
+
+	epd_phase("a failed pixel capture is reported to the waiter");
+	REQUIRE_RC(epd_set_scheme(d, UPDATE_SCHEME_QUEUE), 0);
+	epd_clear(d);
+	epd_stats_reset(d);
+	snprintf(path, sizeof(path), "%s/inject_capture_failures", d->dbgdir);
+	REQUIRE_RC(epd_write_file(path, "1"), 0);
+	epd_fill(d, 50, 50, 60, 40, 0x40);
+	send(d, 50, 50, 60, 40, WAVEFORM_MODE_GC16, 30);
+	CHECK_RC(epd_wait(d, 30, NULL), -EIO);
+	CHECK_EQ(epd_stat(d, "updates_failed"), 1);
+	CHECK_EQ(epd_stat(d, "updates_completed"), 0);
+	CHECK_PANEL_MODEL(d, "panel after the failed update (unchanged)");
+	left = epd_read_file(path, NULL);
+	REQUIRE(left);
+	CHECK_EQ(atoi(left), 0);
+	free(left);
+
+	epd_phase("the same update sent again shows");
+	send(d, 50, 50, 60, 40, WAVEFORM_MODE_GC16, 31);
+	CHECK_RC(epd_wait(d, 31, NULL), 0);
+	/* the failure is remembered for its marker only */
+	CHECK_RC(epd_wait(d, 30, NULL), -EIO);
+	epd_model_apply(d, 50, 50, 60, 40, 16);
+	uint8_t *panel = epd_alloc_image(d);
+
+	epd_read_panel(d, panel);
+	CHECK_GHOSTED_RECT(d, panel, d->model, d->model, 16, 0, 0, W, 50, "above", NULL);
+	for (uint32_t y = 50; y < 90; y++)
+		for (uint32_t x = 50; x < 110; x++)
+			CHECK_EQ(epd_quant(panel[y * W + x], 16), d->model[y * W + x]);
+	free(panel);
+}
+
+int
+main(void)
+{
+	struct epd *d = &dev;
+
+	epd_begin("markers", 120);
+	epd_phase("load");
+	epd_open(d, "width=320 height=240 bpp=8 time_scale=100 auto_update=0");
+	reused_marker(d);
+	merged_markers(d);
+	capture_failure(d);
+	epd_close(d);
+	CHECK_RC(epd_try_unload(), 0);
+	return epd_end();
+}
