@@ -186,6 +186,7 @@ struct epdfb_done_marker {
  * @powered: the panel's power supply is on
  * @power_down_ns: time of the last power-down (ktime_get_ns)
  * @dead: the device is being removed; nothing new starts
+ * @wq: runs @panel_work and @power_work; unbound, as they loop over pixels
  * @panel_work: completes due updates and starts queued ones
  * @power_work: powers the panel down once idle
  * @inject_capture_failures: pixel captures at update start still to fail,
@@ -236,6 +237,7 @@ struct epdfb_par {
 	bool powered;
 	u64 power_down_ns;
 	bool dead;
+	struct workqueue_struct *wq;
 	struct delayed_work panel_work;
 	struct delayed_work power_work;
 	u32 inject_capture_failures;

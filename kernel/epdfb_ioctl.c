@@ -153,7 +153,8 @@ static int epdfb_set_u32(struct epdfb_par *par, u32 __user *argp, u32 *field,
 	if (value > max)
 		return -EINVAL;
 	mutex_lock(&par->lock);
-	*field = value;
+	/* auto_update is also read without the lock, by the drawing helpers */
+	WRITE_ONCE(*field, value);
 	mutex_unlock(&par->lock);
 	return 0;
 }

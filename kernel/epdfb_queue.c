@@ -299,10 +299,10 @@ static void epdfb_queue_advance(struct epdfb_par *par)
 	if (next != U64_MAX) {
 		cancel_delayed_work(&par->power_work);
 		/* Round up: completing early would show pixels too soon. */
-		mod_delayed_work(system_wq, &par->panel_work,
+		mod_delayed_work(par->wq, &par->panel_work,
 				 next <= now ? 0 : nsecs_to_jiffies(next - now) + 1);
 	} else if (par->powered && par->pwrdown_delay_ms >= 0) {
-		mod_delayed_work(system_wq, &par->power_work,
+		mod_delayed_work(par->wq, &par->power_work,
 				 msecs_to_jiffies(par->pwrdown_delay_ms));
 	}
 
@@ -353,7 +353,7 @@ void epdfb_queue_set_pwrdown_delay(struct epdfb_par *par, s32 delay_ms)
 		if (delay_ms < 0)
 			cancel_delayed_work(&par->power_work);
 		else
-			mod_delayed_work(system_wq, &par->power_work,
+			mod_delayed_work(par->wq, &par->power_work,
 					 msecs_to_jiffies(delay_ms));
 	}
 	mutex_unlock(&par->lock);
@@ -722,6 +722,11 @@ int epdfb_queue_init(struct epdfb_par *par)
 	par->trace = kvcalloc(EPDFB_TRACE_LEN, sizeof(*par->trace), GFP_KERNEL);
 	if (!par->trace)
 		return -ENOMEM;
+	par->wq = alloc_workqueue("epdfb", WQ_UNBOUND, 0);
+	if (!par->wq) {
+		kvfree(par->trace);
+		return -ENOMEM;
+	}
 	par->snapshot_limit = (size_t)EPDFB_SNAPSHOT_FRAMES * par->width *
 			      par->height;
 	mutex_init(&par->lock);
@@ -749,6 +754,7 @@ int epdfb_queue_init(struct epdfb_par *par)
  */
 void epdfb_queue_fini(struct epdfb_par *par)
 {
+	destroy_workqueue(par->wq);
 	kvfree(par->trace);
 	mutex_destroy(&par->lock);
 }
