@@ -4,9 +4,9 @@
  * the output sends no frame until one of them completes. The driver's trace
  * and the harness both use CLOCK_MONOTONIC, so the frames the harness got
  * between the second commit and the end of the first update are counted:
- * there must be none, and one must come after. Real waveform times on a
- * cold panel (GL16: 1125 ms) keep both flushes in flight long enough on a
- * slow machine.
+ * there must be none, and one must come after. Slow waveforms on a cold
+ * panel (time_scale=200: GL16 lasts 2250 ms) keep both flushes in flight
+ * long enough on a slow or stalled emulated machine.
  */
 #include "epd_test.h"
 #include "scene_harness.h"
@@ -36,7 +36,7 @@ main(void)
 
 	epd_begin("backend_pacing", 240);
 	epd_phase("load");
-	epd_open(d, "width=400 height=300 bpp=8 time_scale=100");
+	epd_open(d, "width=400 height=300 bpp=8 time_scale=200");
 	REQUIRE_MSG(scene_harness_start(h, d->devnode, error, sizeof(error)), "backend on %s: %s",
 		d->devnode, error);
 	scene_harness_rect(h, 0, 0, W, H, 255);
