@@ -122,14 +122,23 @@ main(void)
 	powered_down_after(d, set_ns, 100, 3);
 
 	epd_phase("-1 right after an update cancels the power-down scheduled");
-	set_delay(d, 1000);
-	update(d, 4);
-	set_delay(d, FB_POWERDOWN_DISABLE);
-	REQUIRE_MSG(epd_stat(d, "power_downs") == 3,
-		"the panel powered down before the delay was changed: no conclusion");
+	long long downs = epd_stat(d, "power_downs");
+
+	/* a stalled emulator may let the 1 s pass before -1 is set: try again */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		set_delay(d, 1000);
+		update(d, 4);
+		set_delay(d, FB_POWERDOWN_DISABLE);
+		if (epd_stat(d, "power_downs") == downs)
+			break;
+		printf("the panel powered down before -1 was set; again\n");
+		downs = epd_stat(d, "power_downs");
+	}
+	REQUIRE_MSG(epd_stat(d, "power_downs") == downs,
+		"the panel always powered down before the delay was changed: no conclusion");
 	epd_sleep_ms(2000);
 	power_is(d, "on");
-	CHECK_EQ(epd_stat(d, "power_downs"), 3);
+	CHECK_EQ(epd_stat(d, "power_downs"), downs);
 
 	epd_phase("no work item runs while the panel is idle");
 	REQUIRE_MSG(epd_wq_trace_start(), "workqueue trace events are not available");
