@@ -228,8 +228,8 @@ automatic_behind_full_queue(struct epd *d)
 	epd_stats_reset(d);
 	epd_trace_clear(d);
 	bound_init(d, &b);
-	REQUIRE_RC(epd_update(d, 0, 0, d->width, 60, WAVEFORM_MODE_INIT, UPDATE_MODE_FULL, 1,
-			   TEMP_USE_AMBIENT, 0),
+	/* cold: 2.5 times as long, time to fill the queue behind it */
+	REQUIRE_RC(epd_update(d, 0, 0, d->width, 60, WAVEFORM_MODE_INIT, UPDATE_MODE_FULL, 1, 5, 0),
 		0);
 	for (uint32_t i = 0; i < b.queued_limit; i++)
 		REQUIRE_RC(epd_update(d, (i % 32) * 10, (i / 32) * 10, 8, 8, WAVEFORM_MODE_GC16,
