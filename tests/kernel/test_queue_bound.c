@@ -127,6 +127,7 @@ flood(struct epd *d, uint32_t scheme, uint32_t w, uint32_t h, uint32_t first_mar
 	struct bound *b)
 {
 	int rc[FLOOD], last = -1, refused = 0;
+	uint64_t t0, slowest = 0;
 	char *snap;
 
 	REQUIRE_RC(epd_set_scheme(d, scheme), 0);
@@ -135,8 +136,10 @@ flood(struct epd *d, uint32_t scheme, uint32_t w, uint32_t h, uint32_t first_mar
 	for (int i = 0; i < FLOOD; i++) {
 		if (scheme == UPDATE_SCHEME_SNAPSHOT)
 			epd_fill(d, 0, 0, w, h, (uint8_t)(17 * (i % 15)));
+		t0 = epd_now_ns();
 		rc[i] = epd_update(d, 0, 0, w, h, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL,
 			first_marker + (uint32_t)i, TEMP_USE_AMBIENT, 0);
+		slowest = epd_now_ns() - t0 > slowest ? epd_now_ns() - t0 : slowest;
 		CHECK_MSG(rc[i] == 0 || rc[i] == -refusal, "send %d: %s", i, epd_errname(-rc[i]));
 		if (rc[i])
 			refused++;
@@ -144,7 +147,8 @@ flood(struct epd *d, uint32_t scheme, uint32_t w, uint32_t h, uint32_t first_mar
 			last = i;
 		bound_sample(d, b);
 	}
-	printf("%d of %d sends refused (%s)\n", refused, FLOOD, epd_errname(refusal));
+	printf("%d of %d sends refused (%s); the slowest send took %.2f ms\n", refused, FLOOD,
+		epd_errname(refusal), (double)slowest / 1e6);
 	CHECK_GT(refused, 0);
 	snap = epd_stats_snapshot(d);
 	CHECK_EQ(epd_snapshot_stat_or(snap, "updates_refused", -1), refused);
