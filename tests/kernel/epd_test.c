@@ -1107,3 +1107,31 @@ epd_snapshot_stat_or(const char *snapshot, const char *key, long long fallback)
 		return fallback;
 	return epd_snapshot_stat(snapshot, key);
 }
+
+/* ---- update trace: durations and lookups ---- */
+
+bool
+epd_check_trace_duration(
+	const char *file, int line, const struct epd_trace *e, uint32_t dur_ms, const char *what)
+{
+	uint64_t lo = (uint64_t)dur_ms * 1000000ULL;
+	uint64_t hi = lo + ((uint64_t)dur_ms / 4 + 20) * 1000000ULL;
+	uint64_t driven = e->end_ns - e->start_ns;
+
+	if (e->end_ns >= e->start_ns && driven >= lo && driven <= hi)
+		return true;
+	epd_fail(file, line, "%s: marker %u driven for %.3f ms, expected %u ms (up to %.3f)", what,
+		e->marker, ((double)e->end_ns - (double)e->start_ns) / 1e6, dur_ms,
+		(double)hi / 1e6);
+	epd_trace_print(e);
+	return false;
+}
+
+struct epd_trace *
+epd_trace_find(struct epd_trace *t, size_t n, uint32_t marker)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].marker == marker)
+			return &t[i];
+	return NULL;
+}

@@ -303,4 +303,19 @@ int epd_wq_driver_runs(void);
 /* A stats value of a snapshot, or fallback when it has no such line. */
 long long epd_snapshot_stat_or(const char *snapshot, const char *key, long long fallback);
 
+/* ---- update trace: durations and lookups ---- */
+
+/*
+ * The trace's start and end times come from the driver's clock, not from a
+ * test's view of it, so they hold on a loaded machine: an update is driven
+ * for at least its waveform's duration, and longer only by a late timer.
+ * True when dur_ms <= end - start <= dur_ms + dur_ms / 4 + 20 ms.
+ */
+bool epd_check_trace_duration(
+	const char *file, int line, const struct epd_trace *e, uint32_t dur_ms, const char *what);
+#define CHECK_TRACE_DURATION(e, dur_ms, what) \
+	epd_check_trace_duration(__FILE__, __LINE__, e, dur_ms, what)
+/* The trace entry carrying marker (first of n), or NULL. */
+struct epd_trace *epd_trace_find(struct epd_trace *t, size_t n, uint32_t marker);
+
 #endif /* EPD_TEST_H */

@@ -5,8 +5,11 @@
  * mapping, send updates of random waveforms and modes with their own markers
  * and wait on some of them, while deferred IO (AUTOMATIC mode) sends
  * full-width bands over everyone's rows and the parent keeps reading debugfs.
- * At the end every marker completes, the counters add up and the panel shows
- * each process's last write, exactly.
+ * At the end each marker is accounted for by the update trace (completed
+ * with the update it was sent with, or merged into one covering it, and
+ * never waited for past its end), the counters add up, and the framebuffer
+ * and the panel hold each process's last write, which the process copied
+ * aside.
  */
 #include "epd_test.h"
 
@@ -20,30 +23,39 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define W         400
-#define H         300
-#define NPROC     4
-#define RUN_MS    10000
-#define MAX_MARKS 20000
+#define W      400
+#define H      300
+#define QW     (W / 2)
+#define QH     (H / 2)
+#define NPROC  4
+#define RUN_MS 10000
+/*
+ * Updates per process, the last one included: with deferred IO's bands
+ * they must fit in the driver's trace (4096 entries), which accounts for
+ * every marker.
+ */
+#define MAX_MARKS  700
+#define TRACE_SIZE 4096
 
 static struct epd dev;
 
+/* What a process sent with one marker, and when its wait for it returned. */
+struct sent {
+	uint32_t marker;
+	uint32_t left, top, width, height;
+	uint32_t waveform;
+	uint32_t mode;
+	uint32_t flags;
+	uint64_t sent_ns;   /* after MXCFB_SEND_UPDATE returned */
+	uint64_t waited_ns; /* after the wait returned; 0: not waited for */
+};
+
 struct shared {
-	uint64_t checksum[NPROC]; /* of each quarter's last write */
+	uint8_t last[NPROC][QH][QW]; /* each quarter's last write */
+	struct sent sent[NPROC][MAX_MARKS];
 	uint32_t updates[NPROC];
 	uint32_t waits[NPROC];
 };
-
-static uint64_t
-quarter_checksum(const struct epd *d, uint32_t left, uint32_t top)
-{
-	uint64_t sum = 1469598103934665603ULL;
-
-	for (uint32_t y = top; y < top + H / 2; y++)
-		for (uint32_t x = left; x < left + W / 2; x++)
-			sum = (sum ^ epd_get(d, x, y)) * 1099511628211ULL;
-	return sum;
-}
 
 static void
 write_random(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h)
@@ -74,8 +86,6 @@ write_random(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h)
 	}
 }
 
-static uint32_t marks[MAX_MARKS];
-
 /* One worker process: returns its exit status. */
 static int
 worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
@@ -83,7 +93,7 @@ worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
 	static const uint32_t wfs[] = {WAVEFORM_MODE_DU, WAVEFORM_MODE_GC16, WAVEFORM_MODE_GC4,
 		WAVEFORM_MODE_A2, WAVEFORM_MODE_GL16, WAVEFORM_MODE_AUTO};
 	struct epd d = dev;
-	uint32_t ql = (uint32_t)(q % 2) * (W / 2), qt = (uint32_t)(q / 2) * (H / 2);
+	uint32_t ql = (uint32_t)(q % 2) * QW, qt = (uint32_t)(q / 2) * QH;
 	uint32_t n = 0, waits = 0;
 	uint64_t t0 = epd_now_ns();
 
@@ -97,14 +107,15 @@ worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
 	d.map = map;
 
 	while (epd_ms_since(t0) < RUN_MS && n + 1 < MAX_MARKS) {
-		uint32_t w = 8 + epd_rand_below(W / 2 - 7), h = 8 + epd_rand_below(H / 2 - 7);
-		uint32_t l = ql + epd_rand_below(W / 2 - w + 1),
-			 t = qt + epd_rand_below(H / 2 - h + 1);
+		uint32_t w = 8 + epd_rand_below(QW - 7), h = 8 + epd_rand_below(QH - 7);
+		uint32_t l = ql + epd_rand_below(QW - w + 1), t = qt + epd_rand_below(QH - h + 1);
 		uint32_t wf = wfs[epd_rand_below(6)];
 		uint32_t mode = epd_rand_below(2);
 		uint32_t flags = epd_rand_below(8) ? 0 : EPDC_FLAG_FORCE_MONOCHROME;
 		uint32_t marker = ((uint32_t)(q + 1) << 24) | n;
 		bool wait = n % 4 == 3 || epd_rand_below(4) == 0;
+
+		struct sent *snt = &sh->sent[q][n];
 
 		write_random(&d, l, t, w, h);
 		uint64_t ts = epd_now_ns();
@@ -112,11 +123,13 @@ worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
 
 		if (!CHECK_MSG(rc == 0, "worker %d: update %u: %s", q, n, epd_errname(-rc)))
 			break;
-		marks[n++] = marker;
+		*snt = (struct sent){marker, l, t, w, h, wf, mode, flags, epd_now_ns(), 0};
+		n++;
 		if (!wait)
 			continue;
 		rc = epd_wait(&d, marker, NULL);
-		double ms = epd_ms_since(ts);
+		snt->waited_ns = epd_now_ns();
+		double ms = (double)(snt->waited_ns - ts) / 1e6;
 		/* AUTO is DU or GC16: at least the shorter */
 		uint32_t dur =
 			epd_duration_ms(wf == WAVEFORM_MODE_AUTO ? WAVEFORM_MODE_DU : wf, 25, 10);
@@ -130,27 +143,22 @@ worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
 
 	/* the last write: the whole quarter, shown with GC16 FULL */
 	epd_phase("worker %d: final update", q);
-	write_random(&d, ql, qt, W / 2, H / 2);
-	for (uint32_t y = qt; y < qt + H / 2; y += 7)
-		epd_put(&d, ql + y % (W / 2), y, 0x80); /* some gray for sure */
-	sh->checksum[q] = quarter_checksum(&d, ql, qt);
+	write_random(&d, ql, qt, QW, QH);
+	for (uint32_t y = qt; y < qt + QH; y += 7)
+		epd_put(&d, ql + y % QW, y, 0x80); /* some gray for sure */
+	for (uint32_t y = 0; y < QH; y++)
+		for (uint32_t x = 0; x < QW; x++)
+			sh->last[q][y][x] = epd_get(&d, ql + x, qt + y);
 	uint32_t final = ((uint32_t)(q + 1) << 24) | 0xffffff;
+	struct sent *snt = &sh->sent[q][n];
 
-	CHECK_RC(epd_update(&d, ql, qt, W / 2, H / 2, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, final,
+	CHECK_RC(epd_update(&d, ql, qt, QW, QH, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, final,
 			 TEMP_USE_AMBIENT, 0),
 		0);
+	*snt = (struct sent){
+		final, ql, qt, QW, QH, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 0, epd_now_ns(), 0};
 	CHECK_RC(epd_wait(&d, final, NULL), 0);
-	/* every marker completes: none times out */
-	unsigned int bad = 0;
-
-	for (uint32_t i = 0; i < n; i++) {
-		int rc = epd_wait(&d, marks[i], NULL);
-
-		if (rc && bad++ < 10)
-			epd_fail(__FILE__, __LINE__, "worker %d: wait for marker 0x%x: %s", q,
-				marks[i], epd_errname(-rc));
-	}
-	CHECK_EQ(bad, 0);
+	snt->waited_ns = epd_now_ns();
 	sh->updates[q] = n + 1;
 	sh->waits[q] = waits;
 	printf("worker %d: %u updates, %u waited on, %.1f s\n", q, n + 1, waits,
@@ -158,6 +166,129 @@ worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
 	munmap(d.map, d.map_len);
 	close(d.fd);
 	return epd_failures ? 1 : 0;
+}
+
+/*
+ * One stats snapshot, printed under the driver's lock, while updates run:
+ * at most one update per LUT in flight, and every update submitted since the
+ * reset is completed, merged, cancelled, in flight or queued.
+ */
+static void
+check_live_stats(struct epd *d)
+{
+	char *snap = epd_stats_snapshot(d);
+	long long in_flight = epd_snapshot_stat(snap, "in_flight");
+	long long queued = epd_snapshot_stat(snap, "queued");
+	long long submitted = epd_snapshot_stat(snap, "updates_submitted");
+	long long completed = epd_snapshot_stat(snap, "updates_completed");
+	long long merged = epd_snapshot_stat(snap, "updates_merged");
+	long long cancelled = epd_snapshot_stat(snap, "updates_cancelled");
+
+	CHECK_MSG(in_flight >= 0 && in_flight <= 16, "%lld updates in flight, for 16 LUTs",
+		in_flight);
+	CHECK_MSG(submitted == completed + merged + cancelled + in_flight + queued,
+		"while updates run, submitted %lld != completed %lld + merged %lld + "
+		"cancelled %lld + in flight %lld + queued %lld",
+		submitted, completed, merged, cancelled, in_flight, queued);
+	free(snap);
+}
+
+/* A trace entry could show what was sent: same kind, rect within its rect. */
+static bool
+shows(const struct epd_trace *e, const struct sent *s)
+{
+	bool exact = e->marker == s->marker && !e->merged;
+
+	if (strcmp(e->mode, s->mode == UPDATE_MODE_FULL ? "full" : "partial") ||
+		e->flags != s->flags || e->submit_ns > s->sent_ns)
+		return false;
+	if (s->waveform == WAVEFORM_MODE_AUTO) {
+		if (strcmp(e->waveform, "DU") && strcmp(e->waveform, "GC16"))
+			return false;
+	} else if (strcmp(e->waveform, epd_wf_names[s->waveform])) {
+		return false;
+	}
+	if (exact)
+		return e->left == s->left && e->top == s->top && e->width == s->width &&
+		       e->height == s->height;
+	return e->left <= s->left && e->top <= s->top && e->left + e->width >= s->left + s->width &&
+	       e->top + e->height >= s->top + s->height;
+}
+
+/* A merged update that shows s and ended before its wait returned, or NULL. */
+static const struct epd_trace *
+merged_into(const struct epd_trace *t, size_t nt, const struct sent *s)
+{
+	for (size_t i = 0; i < nt; i++)
+		if (t[i].merged && shows(&t[i], s) &&
+			(!s->waited_ns || t[i].end_ns <= s->waited_ns))
+			return &t[i];
+	return NULL;
+}
+
+/*
+ * Every marker sent is accounted for by the trace, since a wait for a
+ * marker the driver lost returns 0 at once, as for a completed one: either
+ * an entry carries it, with the update as sent (the whole trace is kept, see
+ * MAX_MARKS), or it was merged into an entry that covers it. Either way a
+ * wait for it returned only after that entry ended. No marker shows twice,
+ * and no more markers are missing than updates were merged.
+ */
+static void
+check_markers(const struct shared *sh, struct epd_trace *t, size_t nt)
+{
+	static uint8_t seen[NPROC][MAX_MARKS];
+	size_t merged = 0, missing = 0;
+	unsigned int bad = 0;
+
+	for (size_t i = 0; i < nt; i++) {
+		uint32_t q = (t[i].marker >> 24) - 1, idx = t[i].marker & 0xffffff;
+
+		merged += t[i].merged;
+		if (!t[i].marker)
+			continue;
+		if (q < NPROC && idx == 0xffffff)
+			idx = sh->updates[q] - 1;
+		if (q >= NPROC || idx >= sh->updates[q] || seen[q][idx]++) {
+			if (bad++ < 10)
+				printf("    trace entry %zu: marker 0x%x was not sent, or twice\n",
+					i, t[i].marker);
+			continue;
+		}
+	}
+	for (int q = 0; q < NPROC; q++) {
+		for (uint32_t i = 0; i < sh->updates[q]; i++) {
+			const struct sent *s = &sh->sent[q][i];
+			const struct epd_trace *e = epd_trace_find(t, nt, s->marker);
+			const char *wrong = NULL;
+
+			if (!e) {
+				missing++;
+				e = merged_into(t, nt, s);
+				if (!e)
+					wrong = "no entry carries it or could have merged it";
+			} else if (!shows(e, s)) {
+				wrong = "its entry shows something else";
+			} else if (s->waited_ns && e->end_ns > s->waited_ns) {
+				wrong = "its wait returned before its update ended";
+			}
+			if (!wrong)
+				continue;
+			if (bad++ < 10) {
+				printf("    worker %d: marker 0x%x (%ux%u at %u,%u, waveform %u "
+				       "mode %u flags 0x%x%s): %s\n",
+					q, s->marker, s->width, s->height, s->left, s->top,
+					s->waveform, s->mode, s->flags,
+					s->waited_ns ? ", waited for" : "", wrong);
+				if (e)
+					epd_trace_print(e);
+			}
+		}
+	}
+	printf("markers: %zu of them merged into other updates, %zu merges in the trace\n", missing,
+		merged);
+	CHECK_MSG(!bad, "%u marker(s) or trace entries are not accounted for", bad);
+	CHECK_LE(missing, merged);
 }
 
 int
@@ -220,7 +351,7 @@ main(void)
 			continue;
 		}
 		epd_read_panel(d, panel);
-		(void)epd_stat(d, "in_flight");
+		check_live_stats(d);
 		CHECK_GE(epd_stat_f(d, "ghost_mean"), 0.0);
 		if (reads % 8 == 0) {
 			epd_trace_read(d, &t);
@@ -254,10 +385,18 @@ main(void)
 	free(prev);
 	if (rounds > 2)
 		printf("the driver went quiet after %d rounds of fsync and wait\n", rounds);
-	for (int q = 0; q < NPROC; q++)
-		CHECK_MSG(quarter_checksum(d, (uint32_t)(q % 2) * (W / 2),
-				  (uint32_t)(q / 2) * (H / 2)) == sh->checksum[q],
-			"quarter %d: the framebuffer does not hold the worker's last write", q);
+	/* the workers' last writes, put together, against the framebuffer */
+	uint8_t *last = epd_alloc_image(d), *fb = epd_alloc_image(d);
+
+	for (uint32_t y = 0; y < H; y++) {
+		for (uint32_t x = 0; x < W; x++) {
+			int q = (int)(y / QH) * 2 + (int)(x / QW);
+
+			last[(size_t)y * W + x] = sh->last[q][y % QH][x % QW];
+			fb[(size_t)y * W + x] = epd_get(d, x, y);
+		}
+	}
+	CHECK_IMAGE(d, fb, last, "framebuffer: each worker's last write");
 
 	long long submitted = epd_snapshot_stat(snap, "updates_submitted");
 	long long completed = epd_snapshot_stat(snap, "updates_completed");
@@ -283,7 +422,12 @@ main(void)
 	struct epd_trace *t;
 	size_t nt = epd_trace_read(d, &t);
 
-	CHECK_EQ(nt, completed < 4096 ? completed : 4096);
+	REQUIRE_MSG(completed <= TRACE_SIZE,
+		"%lld updates completed: the trace keeps %d, too few to account for the "
+		"markers",
+		completed, TRACE_SIZE);
+	CHECK_EQ(nt, completed);
+	check_markers(sh, t, nt);
 	for (size_t i = 0; i < nt; i++) {
 		if (t[i].end_ns < t[i].start_ns || t[i].start_ns < t[i].submit_ns ||
 			t[i].left + t[i].width > W || t[i].top + t[i].height > H) {
@@ -291,11 +435,23 @@ main(void)
 			epd_trace_print(&t[i]);
 			break;
 		}
+		/* AUTO resolved to a waveform when it started: it lasts as long as that one */
+		uint32_t wf = 0;
+
+		while (wf < 6 && strcmp(t[i].waveform, epd_wf_names[wf]))
+			wf++;
+		if (!CHECK_MSG(wf < 6, "trace entry %zu: unknown waveform %s", i, t[i].waveform) ||
+			!CHECK_TRACE_DURATION(&t[i], epd_duration_ms(wf, 25, 10), t[i].waveform))
+			break;
 	}
 	free(t);
 
-	epd_model_apply(d, 0, 0, W, H, 16);
+	/* GC16 FULL flashes: the panel shows the last writes exactly */
+	for (size_t i = 0; i < (size_t)W * H; i++)
+		d->model[i] = epd_quant(last[i], 16);
 	CHECK_PANEL_MODEL(d, "each worker's last write");
+	free(last);
+	free(fb);
 	free(panel);
 
 	epd_close(d);
