@@ -33,17 +33,15 @@ check_durations(struct epd *d, int temp)
 }
 
 /*
- * One update with the given temp field; checks how long the wait took and how
- * long the panel drove it according to the trace: at least the duration at
- * expect_temp, and below the duration of the next slower temperature range.
+ * One update with the given temp field; checks that the wait took at least
+ * the duration at expect_temp and that the panel drove it that long
+ * according to the trace, which comes from the driver's clock: its tolerance
+ * on the long side stays below the next slower temperature range.
  */
 static void
 timed_update(struct epd *d, uint32_t waveform, int temp, int expect_temp, uint32_t marker)
 {
 	uint32_t dur = epd_duration_ms(waveform, expect_temp, 100);
-	uint32_t limit = expect_temp >= 20   ? epd_duration_ms(waveform, 15, 100)
-			 : expect_temp >= 10 ? epd_duration_ms(waveform, 5, 100)
-					     : dur + EPD_SLACK_MS;
 	struct epd_trace *t;
 	size_t n;
 
@@ -60,17 +58,13 @@ timed_update(struct epd *d, uint32_t waveform, int temp, int expect_temp, uint32
 
 	printf("%s with temp %d (%d C): %.1f ms, expected %u ms\n", epd_wf_names[waveform], temp,
 		expect_temp, ms, dur);
-	CHECK_MSG(ms >= dur && ms <= dur + EPD_SLACK_MS,
-		"%s at %d C: the wait returned after %.1f ms, expected %u ms",
+	CHECK_MSG(ms >= dur, "%s at %d C: the wait returned after %.1f ms, before %u ms",
 		epd_wf_names[waveform], expect_temp, ms, dur);
 	n = epd_trace_read(d, &t);
 	if (CHECK_EQ(n, 1)) {
-		double driven = (double)(t[0].end_ns - t[0].start_ns) / 1e6;
-
 		epd_trace_print(&t[0]);
-		CHECK_MSG(driven >= dur && driven < limit,
-			"%s at %d C: driven for %.3f ms, expected %u ms (< %u)",
-			epd_wf_names[waveform], expect_temp, driven, dur, limit);
+		CHECK_EQ(t[0].marker, marker);
+		CHECK_TRACE_DURATION(&t[0], dur, epd_wf_names[waveform]);
 	}
 	free(t);
 	/* GC16 FULL and INIT flash: the panel is exact */
