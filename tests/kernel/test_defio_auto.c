@@ -17,10 +17,15 @@
 
 #define W         400
 #define H         300
-#define DELAY_MS  200
 #define JIFFY_MS  10
 #define MAX_PAGES 1024
 #define MAX_BANDS 16
+/*
+ * Long enough that the timer never runs deferred IO while a test still
+ * writes the framebuffer before its fsync, which takes a while in 32 bpp on
+ * an emulated machine: the fsync phases expect one deferred IO run.
+ */
+#define DELAY_MS 2000
 
 struct rect {
 	uint32_t left, top, width, height;
@@ -34,6 +39,18 @@ struct band {
 static struct epd dev;
 static long page_size;
 static bool dirty[MAX_PAGES];
+
+/* Loads the module in AUTOMATIC mode with defio_delay_ms DELAY_MS. */
+static void
+load(struct epd *d, unsigned int bpp)
+{
+	char params[128];
+
+	snprintf(params, sizeof(params),
+		"width=%u height=%u bpp=%u time_scale=10 defio_delay_ms=%u auto_update=1", W, H,
+		bpp, DELAY_MS);
+	epd_open(d, params);
+}
 
 static void
 reset_dirty(void)
@@ -358,7 +375,7 @@ phase_32bpp(void)
 
 	epd_phase("32 bpp: load");
 	epd_close(d);
-	epd_open(d, "width=400 height=300 bpp=32 time_scale=10 defio_delay_ms=200 auto_update=1");
+	load(d, 32);
 	REQUIRE_EQ(d->bpp, 32);
 	REQUIRE_EQ(d->width, W);
 	REQUIRE_EQ(d->height, H);
@@ -414,7 +431,7 @@ main(void)
 	page_size = sysconf(_SC_PAGESIZE);
 
 	epd_phase("8 bpp: load");
-	epd_open(d, "width=400 height=300 bpp=8 time_scale=10 defio_delay_ms=200 auto_update=1");
+	load(d, 8);
 	REQUIRE_EQ(d->width, W);
 	REQUIRE_EQ(d->height, H);
 	REQUIRE_EQ(d->bpp, 8);
