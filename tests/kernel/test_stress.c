@@ -171,7 +171,8 @@ worker(const char *devnode, int q, uint64_t seed, struct shared *sh)
 /*
  * One stats snapshot, printed under the driver's lock, while updates run:
  * at most one update per LUT in flight, and every update submitted since the
- * reset is completed, merged, cancelled, in flight or queued.
+ * reset is completed, failed, merged, cancelled, in flight, queued or held
+ * back (a band of deferred IO waiting for room in the queue).
  */
 static void
 check_live_stats(struct epd *d)
@@ -183,13 +184,15 @@ check_live_stats(struct epd *d)
 	long long completed = epd_snapshot_stat(snap, "updates_completed");
 	long long merged = epd_snapshot_stat(snap, "updates_merged");
 	long long cancelled = epd_snapshot_stat(snap, "updates_cancelled");
+	long long failed = epd_snapshot_stat_or(snap, "updates_failed", 0);
+	long long held = epd_snapshot_stat_or(snap, "held", 0);
 
 	CHECK_MSG(in_flight >= 0 && in_flight <= 16, "%lld updates in flight, for 16 LUTs",
 		in_flight);
-	CHECK_MSG(submitted == completed + merged + cancelled + in_flight + queued,
-		"while updates run, submitted %lld != completed %lld + merged %lld + "
-		"cancelled %lld + in flight %lld + queued %lld",
-		submitted, completed, merged, cancelled, in_flight, queued);
+	CHECK_MSG(submitted == completed + failed + merged + cancelled + in_flight + queued + held,
+		"while updates run, submitted %lld != completed %lld + failed %lld + merged "
+		"%lld + cancelled %lld + in flight %lld + queued %lld + held %lld",
+		submitted, completed, failed, merged, cancelled, in_flight, queued, held);
 	free(snap);
 }
 
