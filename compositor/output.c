@@ -20,6 +20,13 @@ handle_frame(struct wl_listener *listener, void *data)
 	struct timespec now;
 	(void)data;
 
+	/*
+	 * Without a window the panel keeps what it shows: a boot splash before
+	 * the application's first window, its last frame after it closed, not
+	 * a flash to an empty page in between.
+	 */
+	if (wl_list_empty(&output->server->views))
+		return;
 	if (vl_output_is_epd(output->wlr_output))
 		vl_views_add_hints(output->server, output);
 	wlr_scene_output_commit(output->scene_output, NULL);

@@ -34,17 +34,6 @@
 #include "server.h"
 
 static void
-handle_new_decoration(struct wl_listener *listener, void *data)
-{
-	struct wlr_xdg_toplevel_decoration_v1 *decoration = data;
-	(void)listener;
-
-	/* Nothing is drawn around the one window, and clients should not either. */
-	wlr_xdg_toplevel_decoration_v1_set_mode(
-		decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
-}
-
-static void
 handle_xwayland_ready(struct wl_listener *listener, void *data)
 {
 	struct vl_server *server = wl_container_of(listener, server, xwayland_ready);
@@ -109,6 +98,9 @@ create_globals(struct vl_server *server)
 	if (!server->compositor || !server->output_layout || !server->scene)
 		return false;
 	server->scene_layout = wlr_scene_attach_output_layout(server->scene, server->output_layout);
+	/* Where no window is, the panel is white, as paper. */
+	const float white[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+	server->background = wlr_scene_rect_create(&server->scene->tree, 0, 0, white);
 	server->views_tree = wlr_scene_tree_create(&server->scene->tree);
 	server->xdg_shell = wlr_xdg_shell_create(display, 6);
 	server->decoration_manager = wlr_xdg_decoration_manager_v1_create(display);
@@ -116,10 +108,10 @@ create_globals(struct vl_server *server)
 	server->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
 	server->idle_notifier = wlr_idle_notifier_v1_create(display);
 	server->idle_inhibit_manager = wlr_idle_inhibit_v1_create(display);
-	if (!server->scene_layout || !server->views_tree || !server->xdg_shell ||
-		!server->decoration_manager || !server->content_type_manager ||
-		!server->virtual_keyboard_manager || !server->idle_notifier ||
-		!server->idle_inhibit_manager)
+	if (!server->scene_layout || !server->background || !server->views_tree ||
+		!server->xdg_shell || !server->decoration_manager ||
+		!server->content_type_manager || !server->virtual_keyboard_manager ||
+		!server->idle_notifier || !server->idle_inhibit_manager)
 		return false;
 
 	/* presented = when the panel settled, from the backend's present events */
@@ -188,7 +180,7 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 	wl_signal_add(&server->xdg_shell->events.new_toplevel, &server->new_toplevel);
 	server->new_popup.notify = vl_view_handle_new_popup;
 	wl_signal_add(&server->xdg_shell->events.new_popup, &server->new_popup);
-	server->new_decoration.notify = handle_new_decoration;
+	server->new_decoration.notify = vl_view_handle_new_decoration;
 	wl_signal_add(&server->decoration_manager->events.new_toplevel_decoration,
 		&server->new_decoration);
 	server->new_virtual_keyboard.notify = vl_seat_handle_new_virtual_keyboard;

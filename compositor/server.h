@@ -31,6 +31,7 @@ struct vl_server {
 	struct wlr_scene *scene;
 	struct wlr_output_layout *output_layout;
 	struct wlr_scene_output_layout *scene_layout;
+	struct wlr_scene_rect *background; /* paper white, under the views */
 	struct wlr_scene_tree *views_tree;
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_xdg_decoration_manager_v1 *decoration_manager;
@@ -86,6 +87,7 @@ void vl_output_set_rotation(struct vl_server *server, int degrees);
 /* view.c */
 void vl_view_handle_new_toplevel(struct wl_listener *listener, void *data);
 void vl_view_handle_new_popup(struct wl_listener *listener, void *data);
+void vl_view_handle_new_decoration(struct wl_listener *listener, void *data);
 void vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data);
 void vl_views_arrange(struct vl_server *server);
 /* Hints for the panel: each view's refresh mode over its area. */

@@ -12,6 +12,7 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
@@ -118,6 +119,11 @@ void
 vl_views_arrange(struct vl_server *server)
 {
 	struct vl_view *view;
+	struct wlr_box area;
+
+	vl_server_usable_area(server, &area);
+	wlr_scene_node_set_position(&server->background->node, area.x, area.y);
+	wlr_scene_rect_set_size(server->background, area.width, area.height);
 
 	wl_list_for_each (view, &server->views, link)
 		place(view);
@@ -326,6 +332,74 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
 }
 
+/*
+ * Decorations: nothing is drawn around the one window, and clients should
+ * not draw any either. The mode goes with a configure, which may only be
+ * sent once the surface's first commit came.
+ */
+struct vl_decoration {
+	struct wlr_xdg_toplevel_decoration_v1 *decoration;
+	struct wl_listener commit, request_mode, destroy;
+};
+
+static void
+set_decoration_mode(struct vl_decoration *decoration)
+{
+	if (decoration->decoration->toplevel->base->initialized)
+		wlr_xdg_toplevel_decoration_v1_set_mode(
+			decoration->decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
+static void
+handle_decoration_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_decoration *decoration = wl_container_of(listener, decoration, commit);
+	(void)data;
+
+	if (decoration->decoration->toplevel->base->initial_commit)
+		set_decoration_mode(decoration);
+}
+
+static void
+handle_decoration_request_mode(struct wl_listener *listener, void *data)
+{
+	struct vl_decoration *decoration = wl_container_of(listener, decoration, request_mode);
+	(void)data;
+
+	set_decoration_mode(decoration);
+}
+
+static void
+handle_decoration_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_decoration *decoration = wl_container_of(listener, decoration, destroy);
+	(void)data;
+
+	wl_list_remove(&decoration->commit.link);
+	wl_list_remove(&decoration->request_mode.link);
+	wl_list_remove(&decoration->destroy.link);
+	free(decoration);
+}
+
+void
+vl_view_handle_new_decoration(struct wl_listener *listener, void *data)
+{
+	struct wlr_xdg_toplevel_decoration_v1 *wlr_decoration = data;
+	struct vl_decoration *decoration = calloc(1, sizeof(*decoration));
+	(void)listener;
+
+	if (!decoration)
+		return;
+	decoration->decoration = wlr_decoration;
+	decoration->commit.notify = handle_decoration_commit;
+	wl_signal_add(&wlr_decoration->toplevel->base->surface->events.commit, &decoration->commit);
+	decoration->request_mode.notify = handle_decoration_request_mode;
+	wl_signal_add(&wlr_decoration->events.request_mode, &decoration->request_mode);
+	decoration->destroy.notify = handle_decoration_destroy;
+	wl_signal_add(&wlr_decoration->events.destroy, &decoration->destroy);
+	set_decoration_mode(decoration);
+}
+
 /* X11 windows through Xwayland */
 
 static void
@@ -334,8 +408,12 @@ handle_x11_request_configure(struct wl_listener *listener, void *data)
 	struct vl_view *view = wl_container_of(listener, view, request_configure);
 	struct wlr_xwayland_surface_configure_event *event = data;
 
-	if (view->mapped && !is_dialog(view) && !view->xsurface->override_redirect) {
-		place(view);
+	if (!is_dialog(view) && !view->xsurface->override_redirect) {
+		/* The main window fills the panel from its first frame on. */
+		struct wlr_box area;
+		vl_server_usable_area(view->server, &area);
+		wlr_xwayland_surface_configure(
+			view->xsurface, area.x, area.y, area.width, area.height);
 		return;
 	}
 	wlr_xwayland_surface_configure(

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Real clients under vellum on the in-process memory panel, without a VM:
+# wayland-info, weston's demo clients, foot with text typed by wtype, grim,
+# xclock through Xwayland, and vellum's own exit statuses. The memory device
+# traces every update (VELLUM_MEMORY_TRACE) and writes what its panel shows
+# (VELLUM_MEMORY_PANEL) when vellum ends. Prints TAP.
+#
+#   test_clients.sh VELLUM
+set -u
+
+vellum=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_RUNTIME_DIR=$work/run
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+unset WAYLAND_DISPLAY DISPLAY
+export VELLUM_MEMORY_TRACE=$work/trace VELLUM_MEMORY_PANEL=$work/panel.pgm
+W=800
+H=600
+
+n=0
+failures=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failures=$((failures + 1))
+	echo "not ok $n - $1"
+	shift
+	local line
+	for line in "$@"; do echo "# $line"; done
+}
+# expect NAME CONDITION-COMMAND...
+expect() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+
+# run_vellum [VELLUM OPTIONS] -- APP...: runs vellum on a fresh panel;
+# $status is its exit status, $out its output.
+run_vellum() {
+	rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
+	out=$(timeout 120 "$vellum" -d memory:${W}x${H} "$@" 2>&1)
+	status=$?
+}
+
+updates() { grep -c '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null || echo 0; }
+# field N NAME: the NAME= value of the Nth update (1-based)
+field() { sed -n "/^update/p" "$VELLUM_MEMORY_TRACE" | sed -n "${1}p" | grep -o "$2=[0-9]*" | cut -d= -f2; }
+
+first_update_is_one_full_flash() {
+	[ "$(field 1 x)" = 0 ] && [ "$(field 1 y)" = 0 ] && [ "$(field 1 width)" = $W ] &&
+		[ "$(field 1 height)" = $H ] && [ "$(field 1 full)" = 1 ] &&
+		! sed -n '2,$p' "$VELLUM_MEMORY_TRACE" | grep -q "width=$W height=$H"
+}
+
+# The updates after the FROMth (but the last SKIP_LAST) are at most MAX_W x
+# MAX_H and, but for FLASHES of them (ghost promotions, the idle cleanup), not
+# flashing.
+small_updates_after() {
+	local from=$1 max_w=$2 max_h=$3 flashes=$4 line w h full count=0 flashed=0
+	# $5: SKIP_LAST
+	while read -r line; do
+		w=$(grep -o 'width=[0-9]*' <<<"$line" | cut -d= -f2)
+		h=$(grep -o 'height=[0-9]*' <<<"$line" | cut -d= -f2)
+		full=$(grep -o 'full=[0-9]' <<<"$line" | cut -d= -f2)
+		flashed=$((flashed + full))
+		[ "$w" -le "$max_w" ] && [ "$h" -le "$max_h" ] || return 1
+		count=$((count + 1))
+	done < <(grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +$((from + 1)) | head -n -"${5:-0}")
+	[ "$count" -gt 0 ] && [ "$flashed" -le "$flashes" ]
+}
+
+# --- globals
+run_vellum -- wayland-info
+expect "wayland-info runs under vellum" [ "$status" = 0 ]
+for global in wl_compositor wl_subcompositor wl_shm wl_seat wl_output wl_data_device_manager \
+	xdg_wm_base zxdg_decoration_manager_v1 wp_viewporter wp_presentation \
+	wp_content_type_manager_v1 zwlr_screencopy_manager_v1 zwp_virtual_keyboard_manager_v1 \
+	zwp_idle_inhibit_manager_v1 zxdg_output_manager_v1 wp_single_pixel_buffer_manager_v1; do
+	expect "global $global" grep -q "'$global'" <<<"$out"
+done
+
+# --- exit statuses
+run_vellum -- sh -c 'exit 7'
+expect "the application's exit status is vellum's" [ "$status" = 7 ]
+run_vellum -- sh -c 'kill -KILL $$'
+expect "killed by signal 9: 137" [ "$status" = 137 ]
+run_vellum -- /nonexistent/app
+expect "an application that cannot run: 127" [ "$status" = 127 ]
+expect "... with a message naming it" grep -q "cannot run /nonexistent/app" <<<"$out"
+out=$(timeout 20 "$vellum" -d /dev/nonexistent -- true 2>&1)
+status=$?
+expect "a missing device fails at once with status 1" [ "$status" = 1 ]
+expect "... and one line naming it" [ "$(grep -c 'vellum: .*/dev/nonexistent' <<<"$out")" = 1 ]
+out=$(timeout 20 "$vellum" -d memory:${W}x${H} 2>&1)
+status=$?
+expect "no application: status 1" [ "$status" = 1 ]
+out=$(timeout 20 "$vellum" -r 45 -- true 2>&1)
+status=$?
+expect "a bad rotation: status 1" [ "$status" = 1 ]
+
+# --- weston-simple-shm: an animation of the whole window
+run_vellum -- timeout 3 weston-simple-shm
+expect "weston-simple-shm ran until stopped" [ "$status" = 124 ]
+expect "its first frame flashes the whole panel, once" first_update_is_one_full_flash
+expect "its animation updates the panel" [ "$(updates)" -ge 4 ]
+
+# --- weston-simple-damage: a ball moving, with the damage the client reports
+run_vellum -- timeout 3 weston-simple-damage
+expect "weston-simple-damage ran until stopped" [ "$status" = 124 ]
+expect "its first frame flashes the whole panel, once" first_update_is_one_full_flash
+expect "its frames update the panel" [ "$(updates)" -ge 3 ]
+# the ball is 20 px; promotions flash the 64 px cells it crossed
+expect "... in small rects: what the client damaged" small_updates_after 1 200 200 1000
+
+# --- foot, with text typed by wtype through the virtual keyboard
+cat >"$work/type.sh" <<'SCRIPT'
+foot --override=font=monospace:size=14 cat &
+sleep 4
+[ -n "$(grep '^update' "$VELLUM_MEMORY_TRACE")" ] || sleep 4
+grep -c '^update' "$VELLUM_MEMORY_TRACE" >"$1/before"
+wtype hello
+sleep 3
+kill $!
+SCRIPT
+run_vellum -- bash "$work/type.sh" "$work"
+before=$(cat "$work/before" 2>/dev/null || echo 0)
+expect "foot showed its window" [ "$before" -ge 1 ]
+expect "typed keys reach the panel" [ "$(updates)" -gt "$before" ]
+# the one flash allowed is the idle cleanup after the typing stopped
+expect "... each keystroke a small update, without a flash" small_updates_after "$before" 200 130 1
+
+# --- grim through screencopy
+cat >"$work/grab.sh" <<'SCRIPT'
+weston-simple-shm &
+sleep 2
+grim "$1/shot.png"
+kill $!
+SCRIPT
+run_vellum -- bash "$work/grab.sh" "$work"
+expect "grim takes a screenshot" [ -s "$work/shot.png" ]
+size=$(od -An -tu1 -j16 -N8 "$work/shot.png" 2>/dev/null | awk '{print $3*256+$4 "x" $7*256+$8}')
+expect "... of the panel's size" [ "$size" = "${W}x${H}" ]
+
+# --- X11: xclock through Xwayland, started when it connects
+if command -v Xwayland >/dev/null; then
+	run_vellum -- timeout 6 xclock -update 1
+	expect "xclock ran through Xwayland" [ "$status" = 124 ]
+	expect "its window fills the panel from the first frame, one flash" \
+		first_update_is_one_full_flash
+	expect "its hands move on the panel" [ "$(updates)" -ge 3 ]
+	run_vellum --no-xwayland -- sh -c 'test -z "$DISPLAY"'
+	expect "--no-xwayland sets no DISPLAY" [ "$status" = 0 ]
+else
+	echo "# Xwayland is not installed: the X11 cases are skipped"
+fi
+
+# --- the panel at the end shows the last frame
+run_vellum -- timeout 3 weston-simple-shm
+expect "the panel image is written" [ -s "$VELLUM_MEMORY_PANEL" ]
+# the window fills the panel: it shows the animation, not an empty page
+pixels=$(od -An -v -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4)) "$VELLUM_MEMORY_PANEL" |
+	tr -s ' ' '\n' | grep -c '^[0-9]' )
+not_white=$(od -An -v -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4)) "$VELLUM_MEMORY_PANEL" |
+	tr -s ' ' '\n' | grep -v '^$' | grep -vc '^255$')
+expect "... the whole panel" [ "$pixels" = $((W * H)) ]
+expect "... showing the window's last frame, not a white page" [ "$not_white" -gt $((W * H / 10)) ]
+
+echo "1..$n"
+[ "$failures" -eq 0 ]
