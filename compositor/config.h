@@ -20,7 +20,7 @@ struct vl_config {
 	/* [panel] */
 	char *device;       /* backend device spec; "auto" by default */
 	char *waveform_map; /* NULL: as the device reports them */
-	int rotation;       /* 0, 90, 180 or 270 degrees, clockwise */
+	int rotation;       /* how far the panel is turned clockwise: 0, 90, 180, 270 */
 
 	/* [refresh] */
 	unsigned int full_refresh_every; /* partial updates of an area before a flash; 0 never */
