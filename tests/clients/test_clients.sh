@@ -103,6 +103,42 @@ out=$(timeout 20 "$vellum" -r 45 -- true 2>&1)
 status=$?
 expect "a bad rotation: status 1" [ "$status" = 1 ]
 
+# --- the configuration file
+printf '[panel]\nrotation = 45\n' >"$work/bad.conf"
+printf '[refresh]\ndefault-mode = animation\n' >"$work/fast.conf"
+out=$(timeout 20 "$vellum" -c "$work/bad.conf" -d memory:${W}x${H} -- touch "$work/started" 2>&1)
+status=$?
+expect "a bad config: status 1" [ "$status" = 1 ]
+expect "... its error names FILE:LINE" grep -q "$work/bad.conf:2: " <<<"$out"
+expect "... and nothing was started" [ ! -e "$work/started" ]
+out=$(timeout 20 "$vellum" -c "$work/bad.conf" --validate 2>&1)
+status=$?
+expect "--validate of a bad file: status 1 and FILE:LINE" \
+	[ "$status" = 1 ] && grep -q "bad.conf:2: " <<<"$out"
+out=$(timeout 20 "$vellum" -c "$work/fast.conf" --validate 2>&1)
+expect "--validate of a good file: status 0" [ $? = 0 ]
+out=$(timeout 20 "$vellum" -C -c "$work/missing.conf" 2>&1)
+status=$?
+expect "--validate of a missing file: status 1, naming it" \
+	[ "$status" = 1 ] && grep -q "missing.conf: " <<<"$out"
+
+# SIGHUP: a bad file is reported and the config in use stays; a good one applies
+cp "$work/bad.conf" "$work/live.conf"
+printf '[refresh]\ndefault-mode = auto\n' >"$work/live.conf"
+cat >"$work/reload.sh" <<'SCRIPT'
+printf '[refresh]\nfull-refresh-every = -3\n' >"$1/live.conf"
+kill -HUP $PPID
+sleep 1
+cp "$1/fast.conf" "$1/live.conf"
+kill -HUP $PPID
+sleep 1
+timeout 3 weston-simple-damage
+SCRIPT
+run_vellum -c "$work/live.conf" -- bash "$work/reload.sh" "$work"
+expect "SIGHUP with a bad file: vellum goes on" [ "$status" = 124 ]
+expect "... and says what is wrong" grep -q "live.conf:2: .*configuration in use stays" <<<"$out"
+expect "SIGHUP with a good file: animation is drawn with A2" grep -q 'waveform=4 ' "$VELLUM_MEMORY_TRACE"
+
 # --- weston-simple-shm: an animation of the whole window
 run_vellum -- timeout 3 weston-simple-shm
 expect "weston-simple-shm ran until stopped" [ "$status" = 124 ]
