@@ -89,11 +89,12 @@ memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 		memcpy(mem->panel + (size_t)y * dev->width + r->left,
 			dev->pixels + (size_t)y * dev->stride + r->left, r->width);
 	if (!error && mem->trace) {
+		const struct timespec *t = &mem->submitted[mem->n_updates - 1];
 		fprintf(mem->trace,
 			"update marker=%" PRIu32 " x=%" PRIu32 " y=%" PRIu32 " width=%" PRIu32
-			" height=%" PRIu32 " waveform=%" PRIu32 " full=%d\n",
+			" height=%" PRIu32 " waveform=%" PRIu32 " full=%d ns=%" PRId64 "\n",
 			update->marker, r->left, r->top, r->width, r->height, update->waveform,
-			update->full);
+			update->full, (int64_t)t->tv_sec * 1000000000 + t->tv_nsec);
 		fflush(mem->trace);
 	}
 	pthread_mutex_unlock(&mem->lock);

@@ -1,0 +1,196 @@
+/*
+ * A Wayland client for vellum's benchmark: a fullscreen shm window that
+ * commits COUNT frames, each after the previous one's frame callback, and
+ * prints the CLOCK_MONOTONIC time of every commit, one per line.
+ *
+ *   bench_commit_client full|char COUNT
+ *
+ * full: every pixel changes (black and white alternate); char: one more
+ * 10x20 black cell on a line of text, as a typed character.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "xdg-shell-client-protocol.h"
+
+struct client {
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	int width, height;
+	bool configured, frame_done, closed;
+};
+
+static void
+handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
+	uint32_t version)
+{
+	struct client *c = data;
+
+	if (strcmp(interface, wl_compositor_interface.name) == 0)
+		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+	else if (strcmp(interface, wl_shm_interface.name) == 0)
+		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	else if (strcmp(interface, xdg_wm_base_interface.name) == 0)
+		c->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+}
+
+static void
+handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = handle_global,
+	.global_remove = handle_global_remove,
+};
+
+static void
+handle_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
+{
+	xdg_wm_base_pong(wm_base, serial);
+}
+
+static const struct xdg_wm_base_listener wm_base_listener = {.ping = handle_ping};
+
+static void
+handle_surface_configure(void *data, struct xdg_surface *surface, uint32_t serial)
+{
+	struct client *c = data;
+
+	xdg_surface_ack_configure(surface, serial);
+	c->configured = true;
+}
+
+static const struct xdg_surface_listener surface_listener = {
+	.configure = handle_surface_configure,
+};
+
+static void
+handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height,
+	struct wl_array *states)
+{
+	struct client *c = data;
+
+	if (width > 0 && height > 0) {
+		c->width = width;
+		c->height = height;
+	}
+}
+
+static void
+handle_toplevel_close(void *data, struct xdg_toplevel *toplevel)
+{
+	struct client *c = data;
+
+	c->closed = true;
+}
+
+static const struct xdg_toplevel_listener toplevel_listener = {
+	.configure = handle_toplevel_configure,
+	.close = handle_toplevel_close,
+};
+
+static void
+handle_frame_done(void *data, struct wl_callback *callback, uint32_t time)
+{
+	struct client *c = data;
+
+	c->frame_done = true;
+	wl_callback_destroy(callback);
+}
+
+static const struct wl_callback_listener frame_listener = {.done = handle_frame_done};
+
+int
+main(int argc, char **argv)
+{
+	struct client c = {.width = 640, .height = 480};
+
+	if (argc != 3 || (strcmp(argv[1], "full") && strcmp(argv[1], "char"))) {
+		fprintf(stderr, "usage: bench_commit_client full|char COUNT\n");
+		return 2;
+	}
+	bool full = strcmp(argv[1], "full") == 0;
+	int count = atoi(argv[2]);
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "cannot connect to the Wayland display\n");
+		return 1;
+	}
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, &c);
+	wl_display_roundtrip(display);
+	if (!c.compositor || !c.shm || !c.wm_base) {
+		fprintf(stderr, "missing globals\n");
+		return 1;
+	}
+	xdg_wm_base_add_listener(c.wm_base, &wm_base_listener, NULL);
+	struct wl_surface *surface = wl_compositor_create_surface(c.compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(c.wm_base, surface);
+	xdg_surface_add_listener(xdg_surface, &surface_listener, &c);
+	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
+	xdg_toplevel_add_listener(toplevel, &toplevel_listener, &c);
+	wl_surface_commit(surface);
+	while (!c.configured && wl_display_dispatch(display) >= 0)
+		;
+
+	int stride = c.width * 4;
+	size_t size = (size_t)stride * c.height;
+	int fd = memfd_create("bench", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+		return 1;
+	uint32_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pixels == MAP_FAILED)
+		return 1;
+	struct wl_shm_pool *pool = wl_shm_create_pool(c.shm, fd, (int32_t)size);
+	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
+		pool, 0, c.width, c.height, stride, WL_SHM_FORMAT_XRGB8888);
+
+	for (int i = 0; i <= count && !c.closed; i++) {
+		uint32_t color = i % 2 ? 0xff000000 : 0xffffffff;
+		if (full || i == 0) {
+			for (size_t p = 0; p < size / 4; p++)
+				pixels[p] = i == 0 ? 0xffffffff : color;
+			wl_surface_damage_buffer(surface, 0, 0, c.width, c.height);
+		} else {
+			/* the next character cell, line after line */
+			int per_line = (c.width - 20) / 12;
+			int x = 10 + (i % per_line) * 12, y = 10 + (i / per_line) * 24;
+			for (int row = y; row < y + 20 && row < c.height; row++)
+				for (int col = x; col < x + 10; col++)
+					pixels[row * c.width + col] = 0xff000000;
+			wl_surface_damage_buffer(surface, x, y, 10, 20);
+		}
+		wl_surface_attach(surface, buffer, 0, 0);
+		struct wl_callback *frame = wl_surface_frame(surface);
+		c.frame_done = false;
+		wl_callback_add_listener(frame, &frame_listener, &c);
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		wl_surface_commit(surface);
+		wl_display_flush(display);
+		/* the first frame maps the window; it is not measured */
+		if (i > 0)
+			printf("commit ns=%lld\n",
+				(long long)now.tv_sec * 1000000000 + now.tv_nsec);
+		while (!c.frame_done && !c.closed && wl_display_dispatch(display) >= 0)
+			;
+	}
+	fflush(stdout);
+	wl_buffer_destroy(buffer);
+	wl_shm_pool_destroy(pool);
+	xdg_toplevel_destroy(toplevel);
+	xdg_surface_destroy(xdg_surface);
+	wl_surface_destroy(surface);
+	wl_display_disconnect(display);
+	return 0;
+}

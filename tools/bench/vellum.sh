@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# vellum's figures, natively on the memory panel at 1872x1404: client commit
+# to update submitted (a full frame, one typed character), peak RSS with foot
+# running, and vellum's wake-ups over 10 s of a static screen.
+#
+#   tools/bench/vellum.sh BUILD_DIR
+set -euo pipefail
+
+build=$(cd "$1" && pwd)
+vellum=$build/compositor/vellum
+client=$build/tools/bench/bench_commit_client
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_RUNTIME_DIR=$work/run
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+export VELLUM_MEMORY_TRACE=$work/trace
+size=1872x1404
+
+# commit_to_update KIND: median and worst microseconds from each commit to the
+# update that carried it (the trace's first line is the window's first frame).
+commit_to_update() {
+	rm -f "$work/trace"
+	"$vellum" -d memory:$size -- "$client" "$1" 200 >"$work/commits" 2>/dev/null
+	paste <(grep -o 'ns=[0-9]*' "$work/commits" | cut -d= -f2) \
+		<(grep -o 'ns=[0-9]*' "$work/trace" | tail -n +2 | cut -d= -f2) |
+		awk '$2 != "" { print ($2 - $1) / 1000 }' | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%d commits: median %.0f us, worst %.0f us\n", NR, v[int((NR + 1) / 2)], v[NR] }'
+}
+
+echo "vellum on memory:$size"
+echo "client commit -> update submitted, full frame: $(commit_to_update full)"
+echo "client commit -> update submitted, one character: $(commit_to_update char)"
+
+# foot with a screen of text; the script reads vellum's figures from /proc.
+cat >"$work/probe.sh" <<'SCRIPT'
+vellum=$PPID
+foot --override=font=monospace:size=12 sh -c 'seq 1 60; sleep 30' &
+foot=$!
+# the first frame, then the idle cleanup 2 s after it: then all is still
+sleep 6
+switches() {
+	cat /proc/$vellum/task/*/status | awk '/ctxt_switches/ { n += $2 } END { print n }'
+}
+before=$(switches)
+sleep 10
+after=$(switches)
+echo "wake-ups of vellum's threads over 10 s of a static screen: $((after - before)) (goal 0)"
+echo "peak RSS of vellum with foot running: $(awk '/VmHWM/ { printf "%.1f MB", $2 / 1024 }' /proc/$vellum/status) (goal <= 40 MB)"
+# clients' shm buffers are mapped into vellum and count in its RSS
+awk '/RssAnon|RssFile|RssShmem/ { printf "  now %s %.1f MB\n", $1, $2 / 1024 }' /proc/$vellum/status
+kill $foot
+SCRIPT
+"$vellum" -d memory:$size -- bash "$work/probe.sh" 2>/dev/null || true
