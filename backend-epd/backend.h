@@ -54,7 +54,10 @@ struct vl_epd_io {
 
 bool vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_event_loop *loop,
 	void (*handler)(const struct vl_epd_io_result *result, void *data), void *data);
-/* Stops handling results at once; the threads end after their current call. */
+/*
+ * Stops handling results; queued updates are still submitted (for a bounded
+ * time), then the threads end after their current call.
+ */
 void vl_epd_io_finish(struct vl_epd_io *io);
 /* Queues an update; false when the queue is full (the caller retries later). */
 bool vl_epd_io_submit(struct vl_epd_io *io, const struct vl_epd_update *update);

@@ -13,11 +13,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 
 #include "backend.h"
+
+/* How long a backend being destroyed waits for its last updates to be submitted. */
+#define DRAIN_TIMEOUT_S 2
 
 /* Every update of every flush record, with room to spare. */
 #define RING_SIZE (VL_EPD_FLUSH_SLOTS * VL_EPD_MAX_UPDATES_PER_FLUSH * 2)
@@ -29,6 +33,8 @@ struct ring {
 struct vl_epd_io_queues {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
+	pthread_cond_t drained; /* the submit thread emptied its queue */
+	bool submitting;        /* the submit thread runs */
 	struct vl_epd_device *device;
 	int eventfd;
 	int refs;
@@ -70,6 +76,7 @@ unref_queues(struct vl_epd_io_queues *q)
 	close(q->eventfd);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->wake);
+	pthread_cond_destroy(&q->drained);
 	vl_epd_device_unref(q->device);
 	free(q);
 }
@@ -95,6 +102,8 @@ submit_thread(void *data)
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
+		if (q->to_submit.len == 0)
+			pthread_cond_broadcast(&q->drained);
 		while (!q->stop && q->to_submit.len == 0)
 			pthread_cond_wait(&q->wake, &q->lock);
 		if (q->stop)
@@ -115,6 +124,8 @@ submit_thread(void *data)
 			post_result(q, update.marker, ok ? -ENOSPC : error);
 		}
 	}
+	q->submitting = false;
+	pthread_cond_broadcast(&q->drained);
 	pthread_mutex_unlock(&q->lock);
 	unref_queues(q);
 	return NULL;
@@ -209,12 +220,18 @@ vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_eve
 	}
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->wake, NULL);
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&q->drained, &attr);
+	pthread_condattr_destroy(&attr);
 	q->device = vl_epd_device_ref(device);
 	q->refs = 1;
 	io->queues = q;
 	io->source = wl_event_loop_add_fd(loop, q->eventfd, WL_EVENT_READABLE, handle_eventfd, io);
 	pthread_mutex_lock(&q->lock);
 	bool started = io->source && start_thread(q, submit_thread);
+	q->submitting = started;
 	started = started && start_thread(q, wait_thread);
 	pthread_mutex_unlock(&q->lock);
 	if (!started) {
@@ -229,12 +246,22 @@ void
 vl_epd_io_finish(struct vl_epd_io *io)
 {
 	struct vl_epd_io_queues *q = io->queues;
+	struct timespec deadline;
 
 	if (!q)
 		return;
 	if (io->source)
 		wl_event_source_remove(io->source);
+	/*
+	 * What is queued still goes to the panel, so that it ends showing the
+	 * last frame; a driver that blocks submissions gets a bounded time.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += DRAIN_TIMEOUT_S;
 	pthread_mutex_lock(&q->lock);
+	while (q->to_submit.len > 0 && q->submitting &&
+		pthread_cond_timedwait(&q->drained, &q->lock, &deadline) == 0)
+		;
 	q->stop = true;
 	pthread_cond_broadcast(&q->wake);
 	pthread_mutex_unlock(&q->lock);

@@ -557,6 +557,10 @@ output_destroy(struct wlr_output *wlr_output)
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
 	struct vl_epd_commit *commit, *tmp;
 
+	/* Content held back by frame pacing still goes out: the panel keeps the last frame. */
+	if (output->enabled && !output->lost && pixman_region32_not_empty(&output->unsent) &&
+		flushes_in_flight(output) < VL_EPD_FLUSH_SLOTS)
+		flush(output);
 	vl_epd_io_finish(&output->io);
 	if (output->frame_idle)
 		wl_event_source_remove(output->frame_idle);

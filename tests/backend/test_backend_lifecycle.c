@@ -531,6 +531,39 @@ test_destroy_in_flight(void **state)
 	assert_false(a.settled || b.settled || next.settled);
 }
 
+/* Content held back by frame pacing still reaches the panel when the backend goes. */
+static void
+test_destroy_sends_held_content(void **state)
+{
+	struct fixture f;
+	struct settle a = {0}, b = {0}, c = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	struct wlr_scene_rect *rect = scene_harness_rect(&f.h, 20, 20, 30, 30, 0);
+	show(&f);
+	vl_epd_memory_set_latency(f.device, 60000);
+	scene_harness_set_gray(rect, 255);
+	commit_now(&f, &a);
+	scene_harness_set_gray(rect, 0);
+	commit_now(&f, &b);
+	/* two flushes in flight: this one waits */
+	scene_harness_rect(&f.h, 200, 200, 10, 10, 0);
+	commit_now(&f, &c);
+	size_t before = n_updates(&f);
+	struct vl_epd_device *device = vl_epd_device_ref(f.device);
+
+	finish(&f);
+	const struct vl_epd_update *u;
+	size_t n = vl_epd_memory_updates(device, &u);
+	assert_int_equal(n, before + 1);
+	assert_int_equal(u[n - 1].rect.left, 200);
+	assert_int_equal(vl_epd_memory_panel(device)[205 * W + 205], 0);
+	assert_false(c.settled);
+	vl_epd_device_unref(device);
+}
+
 /* Markers wrap past UINT32_MAX to 1: 0 means "no marker" to the driver. */
 static void
 test_marker_wrap(void **state)
@@ -711,6 +744,7 @@ main(void)
 		cmocka_unit_test(test_failed_wait_is_retried),
 		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_destroy_in_flight),
+		cmocka_unit_test(test_destroy_sends_held_content),
 		cmocka_unit_test(test_marker_wrap),
 		cmocka_unit_test(test_full_refresh_hint),
 		cmocka_unit_test(test_hint_out_of_range),
