@@ -259,7 +259,7 @@ end_child(struct vl_server *server)
 int
 main(int argc, char **argv)
 {
-	struct vl_server server = {0};
+	struct vl_server server = {.exit_status = 1};
 	struct options options;
 	char error[512];
 
@@ -267,32 +267,23 @@ main(int argc, char **argv)
 	if (parsed)
 		return parsed - 1;
 	wlr_log_init(options.verbose ? WLR_DEBUG : WLR_ERROR, NULL);
-	if (!load_config(&server, &options)) {
-		vl_config_finish(&server.config);
-		return 1;
-	}
+	if (!load_config(&server, &options))
+		goto out;
 	if (options.validate) {
 		printf("%s: ok\n", server.config_path ? server.config_path : "built-in defaults");
-		vl_config_finish(&server.config);
-		free(server.config_path);
-		return 0;
+		server.exit_status = 0;
+		goto out;
 	}
 	if (!options.app) {
 		fprintf(stderr, "vellum: no application to run\n");
 		usage(stderr);
-		vl_config_finish(&server.config);
-		free(server.config_path);
-		return 1;
+		goto out;
 	}
 
 	server.xwayland_enabled = !options.no_xwayland;
-	server.exit_status = 1;
 	if (!vl_server_init(&server, error, sizeof(error))) {
 		fprintf(stderr, "vellum: %s\n", error);
-		vl_server_finish(&server);
-		vl_config_finish(&server.config);
-		free(server.config_path);
-		return 1;
+		goto out;
 	}
 	server.sigchld = wl_event_loop_add_signal(server.loop, SIGCHLD, handle_sigchld, &server);
 	server.sigterm =
@@ -306,11 +297,12 @@ main(int argc, char **argv)
 		wl_display_run(server.display);
 		end_child(&server);
 	}
-
 	wl_event_source_remove(server.sigchld);
 	wl_event_source_remove(server.sigterm);
 	wl_event_source_remove(server.sigint);
 	wl_event_source_remove(server.sighup);
+
+out:
 	vl_server_finish(&server);
 	vl_config_finish(&server.config);
 	free(server.config_path);
