@@ -1,12 +1,15 @@
 /*
- * A Wayland client for vellum's benchmark: a fullscreen shm window that
- * commits COUNT frames, each after the previous one's frame callback, and
- * prints the CLOCK_MONOTONIC time of every commit, one per line.
+ * A Wayland client for vellum's tests and benchmark: a fullscreen shm window
+ * that commits COUNT frames, each after the previous one's frame callback,
+ * and prints the CLOCK_MONOTONIC time of every commit, one per line.
  *
- *   bench_commit_client full|char COUNT
+ *   probe_client MODE COUNT
  *
  * full: every pixel changes (black and white alternate); char: one more
- * 10x20 black cell on a line of text, as a typed character.
+ * 10x20 black cell on a line of text, as a typed character; gray and photo:
+ * a gray block, the window declaring no content type or "photo"; dialog: a
+ * 200x100 black dialog (a toplevel with the window as parent) and a 50x50
+ * black subsurface at 10,10 of the window.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -19,12 +22,15 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "content-type-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 struct client {
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm_base;
+	struct wl_subcompositor *subcompositor;
+	struct wp_content_type_manager_v1 *content_type_manager;
 	int width, height;
 	bool configured, frame_done, closed;
 };
@@ -41,6 +47,11 @@ handle_global(void *data, struct wl_registry *registry, uint32_t name, const cha
 		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
 	else if (strcmp(interface, xdg_wm_base_interface.name) == 0)
 		c->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+	else if (strcmp(interface, wl_subcompositor_interface.name) == 0)
+		c->subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
+	else if (strcmp(interface, wp_content_type_manager_v1_interface.name) == 0)
+		c->content_type_manager =
+			wl_registry_bind(registry, name, &wp_content_type_manager_v1_interface, 1);
 }
 
 static void
@@ -110,16 +121,92 @@ handle_frame_done(void *data, struct wl_callback *callback, uint32_t time)
 
 static const struct wl_callback_listener frame_listener = {.done = handle_frame_done};
 
+/* An shm buffer of one color. */
+static struct wl_buffer *
+solid_buffer(struct client *c, int width, int height, uint32_t color)
+{
+	size_t size = (size_t)width * height * 4;
+	int fd = memfd_create("probe", MFD_CLOEXEC);
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+		exit(1);
+	uint32_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pixels == MAP_FAILED)
+		exit(1);
+	for (size_t p = 0; p < size / 4; p++)
+		pixels[p] = color;
+	munmap(pixels, size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)size);
+	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
+		pool, 0, width, height, width * 4, WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return buffer;
+}
+
+static void
+wait_frame(struct client *c, struct wl_display *display, struct wl_surface *surface)
+{
+	struct wl_callback *frame = wl_surface_frame(surface);
+
+	c->frame_done = false;
+	wl_callback_add_listener(frame, &frame_listener, c);
+	wl_surface_commit(surface);
+	while (!c->frame_done && !c->closed && wl_display_dispatch(display) >= 0)
+		;
+}
+
+/* A dialog and a subsurface over the window, then a last frame to be sure they are shown. */
+static void
+show_dialog(struct client *c, struct wl_display *display, struct wl_surface *surface,
+	struct xdg_toplevel *parent)
+{
+	struct wl_surface *sub_surface = wl_compositor_create_surface(c->compositor);
+	struct wl_subsurface *sub =
+		wl_subcompositor_get_subsurface(c->subcompositor, sub_surface, surface);
+	wl_subsurface_set_position(sub, 10, 10);
+	struct wl_buffer *sub_buffer = solid_buffer(c, 50, 50, 0xff000000);
+	wl_surface_attach(sub_surface, sub_buffer, 0, 0);
+	wl_surface_commit(sub_surface);
+
+	struct wl_surface *dialog = wl_compositor_create_surface(c->compositor);
+	struct xdg_surface *xdg_dialog = xdg_wm_base_get_xdg_surface(c->wm_base, dialog);
+	struct client dialog_state = *c;
+	dialog_state.configured = false;
+	xdg_surface_add_listener(xdg_dialog, &surface_listener, &dialog_state);
+	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_dialog);
+	xdg_toplevel_set_parent(toplevel, parent);
+	wl_surface_commit(dialog);
+	while (!dialog_state.configured && wl_display_dispatch(display) >= 0)
+		;
+	struct wl_buffer *dialog_buffer = solid_buffer(c, 200, 100, 0xff000000);
+	wl_surface_attach(dialog, dialog_buffer, 0, 0);
+	wl_surface_damage_buffer(dialog, 0, 0, 200, 100);
+	wait_frame(c, display, dialog);
+	wl_surface_damage_buffer(surface, 0, 0, c->width, c->height);
+	wait_frame(c, display, surface);
+
+	xdg_toplevel_destroy(toplevel);
+	xdg_surface_destroy(xdg_dialog);
+	wl_surface_destroy(dialog);
+	wl_buffer_destroy(dialog_buffer);
+	wl_subsurface_destroy(sub);
+	wl_surface_destroy(sub_surface);
+	wl_buffer_destroy(sub_buffer);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct client c = {.width = 640, .height = 480};
 
-	if (argc != 3 || (strcmp(argv[1], "full") && strcmp(argv[1], "char"))) {
-		fprintf(stderr, "usage: bench_commit_client full|char COUNT\n");
+	const char *mode = argc == 3 ? argv[1] : "";
+	if (strcmp(mode, "full") && strcmp(mode, "char") && strcmp(mode, "gray") &&
+		strcmp(mode, "photo") && strcmp(mode, "dialog")) {
+		fprintf(stderr, "usage: probe_client full|char|gray|photo|dialog COUNT\n");
 		return 2;
 	}
-	bool full = strcmp(argv[1], "full") == 0;
+	bool full = strcmp(mode, "full") == 0;
 	int count = atoi(argv[2]);
 	struct wl_display *display = wl_display_connect(NULL);
 	if (!display) {
@@ -129,7 +216,7 @@ main(int argc, char **argv)
 	struct wl_registry *registry = wl_display_get_registry(display);
 	wl_registry_add_listener(registry, &registry_listener, &c);
 	wl_display_roundtrip(display);
-	if (!c.compositor || !c.shm || !c.wm_base) {
+	if (!c.compositor || !c.shm || !c.wm_base || !c.subcompositor || !c.content_type_manager) {
 		fprintf(stderr, "missing globals\n");
 		return 1;
 	}
@@ -139,6 +226,12 @@ main(int argc, char **argv)
 	xdg_surface_add_listener(xdg_surface, &surface_listener, &c);
 	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
 	xdg_toplevel_add_listener(toplevel, &toplevel_listener, &c);
+	struct wp_content_type_v1 *content_type = NULL;
+	if (strcmp(mode, "photo") == 0) {
+		content_type = wp_content_type_manager_v1_get_surface_content_type(
+			c.content_type_manager, surface);
+		wp_content_type_v1_set_content_type(content_type, WP_CONTENT_TYPE_V1_TYPE_PHOTO);
+	}
 	wl_surface_commit(surface);
 	while (!c.configured && wl_display_dispatch(display) >= 0)
 		;
@@ -157,7 +250,14 @@ main(int argc, char **argv)
 
 	for (int i = 0; i <= count && !c.closed; i++) {
 		uint32_t color = i % 2 ? 0xff000000 : 0xffffffff;
-		if (full || i == 0) {
+		if (i > 0 && (strcmp(mode, "gray") == 0 || strcmp(mode, "photo") == 0)) {
+			/* a block of mid gray, in a new place each frame */
+			int x = 20 + (i * 50) % (c.width - 100), y = 20;
+			for (int row = y; row < y + 40; row++)
+				for (int col = x; col < x + 40; col++)
+					pixels[row * c.width + col] = 0xff808080;
+			wl_surface_damage_buffer(surface, x, y, 40, 40);
+		} else if (full || i == 0) {
 			for (size_t p = 0; p < size / 4; p++)
 				pixels[p] = i == 0 ? 0xffffffff : color;
 			wl_surface_damage_buffer(surface, 0, 0, c.width, c.height);
@@ -185,12 +285,24 @@ main(int argc, char **argv)
 		while (!c.frame_done && !c.closed && wl_display_dispatch(display) >= 0)
 			;
 	}
+	if (strcmp(mode, "dialog") == 0)
+		show_dialog(&c, display, surface, toplevel);
 	fflush(stdout);
 	wl_buffer_destroy(buffer);
 	wl_shm_pool_destroy(pool);
 	xdg_toplevel_destroy(toplevel);
 	xdg_surface_destroy(xdg_surface);
+	if (content_type)
+		wp_content_type_v1_destroy(content_type);
 	wl_surface_destroy(surface);
+	munmap(pixels, size);
+	close(fd);
+	wl_registry_destroy(registry);
+	wl_compositor_destroy(c.compositor);
+	wl_shm_destroy(c.shm);
+	wl_subcompositor_destroy(c.subcompositor);
+	wp_content_type_manager_v1_destroy(c.content_type_manager);
+	xdg_wm_base_destroy(c.wm_base);
 	wl_display_disconnect(display);
 	return 0;
 }

@@ -5,10 +5,11 @@
 # traces every update (VELLUM_MEMORY_TRACE) and writes what its panel shows
 # (VELLUM_MEMORY_PANEL) when vellum ends. Prints TAP.
 #
-#   test_clients.sh VELLUM
+#   test_clients.sh VELLUM PROBE_CLIENT
 set -u
 
 vellum=$1
+probe=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_RUNTIME_DIR=$work/run
@@ -51,6 +52,12 @@ updates() { grep -c '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null || echo 0; }
 # field N NAME: the NAME= value of the Nth update (1-based)
 field() { sed -n "/^update/p" "$VELLUM_MEMORY_TRACE" | sed -n "${1}p" | grep -o "$2=[0-9]*" | cut -d= -f2; }
 
+# The pixel at X,Y of the panel vellum left behind.
+panel_at() {
+	od -An -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4 + $2 * W + $1)) -N1 "$VELLUM_MEMORY_PANEL" |
+		tr -d ' '
+}
+
 first_update_is_one_full_flash() {
 	[ "$(field 1 x)" = 0 ] && [ "$(field 1 y)" = 0 ] && [ "$(field 1 width)" = $W ] &&
 		[ "$(field 1 height)" = $H ] && [ "$(field 1 full)" = 1 ] &&
@@ -61,17 +68,19 @@ first_update_is_one_full_flash() {
 # MAX_H and, but for FLASHES of them (ghost promotions, the idle cleanup), not
 # flashing.
 small_updates_after() {
-	local from=$1 max_w=$2 max_h=$3 flashes=$4 line w h full count=0 flashed=0
-	# $5: SKIP_LAST
-	while read -r line; do
-		w=$(grep -o 'width=[0-9]*' <<<"$line" | cut -d= -f2)
-		h=$(grep -o 'height=[0-9]*' <<<"$line" | cut -d= -f2)
-		full=$(grep -o 'full=[0-9]' <<<"$line" | cut -d= -f2)
-		flashed=$((flashed + full))
-		[ "$w" -le "$max_w" ] && [ "$h" -le "$max_h" ] || return 1
-		count=$((count + 1))
-	done < <(grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +$((from + 1)) | head -n -"${5:-0}")
-	[ "$count" -gt 0 ] && [ "$flashed" -le "$flashes" ]
+	grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +$(($1 + 1)) | head -n -"${5:-0}" |
+		awk -v max_w="$2" -v max_h="$3" -v flashes="$4" '
+			{
+				for (i = 2; i <= NF; i++) {
+					split($i, kv, "=")
+					v[kv[1]] = kv[2]
+				}
+				if (v["width"] > max_w || v["height"] > max_h)
+					bad = 1
+				flashed += v["full"]
+				count++
+			}
+			END { exit !(count > 0 && !bad && flashed <= flashes) }'
 }
 
 # --- globals
@@ -194,6 +203,24 @@ if command -v Xwayland >/dev/null; then
 else
 	echo "# Xwayland is not installed: the X11 cases are skipped"
 fi
+
+# --- dialogs centred above the window, subsurfaces on it
+run_vellum -- "$probe" dialog 1
+expect "probe_client showed a dialog" [ "$status" = 0 ]
+expect "... centred on the panel" [ "$(panel_at $((W / 2)) $((H / 2)))" = 0 ]
+expect "... at its own size" [ "$(panel_at $((W / 2 - 90)) $((H / 2 - 40)))" = 0 ] &&
+	[ "$(panel_at $((W / 2 - 110)) $((H / 2)))" = 255 ]
+expect "the subsurface at 10,10 of the window" [ "$(panel_at 30 30)" = 0 ] &&
+	[ "$(panel_at 70 70)" = 255 ]
+
+# --- content types: a photo gets the quality waveform (GC16), gray UI GL16
+run_vellum -- "$probe" gray 3
+expect "gray blocks of a plain window: GL16" \
+	[ "$(grep -c 'waveform=5 ' "$VELLUM_MEMORY_TRACE")" -ge 3 ]
+run_vellum -- "$probe" photo 3
+expect "gray blocks of a photo: GC16, not GL16" \
+	[ "$(tail -n +2 "$VELLUM_MEMORY_TRACE" | grep -c 'waveform=2 ')" -ge 3 ] &&
+	! grep -q 'waveform=5 ' "$VELLUM_MEMORY_TRACE"
 
 # --- the panel at the end shows the last frame
 run_vellum -- timeout 3 weston-simple-shm

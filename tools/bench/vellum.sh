@@ -8,7 +8,7 @@ set -euo pipefail
 
 build=$(cd "$1" && pwd)
 vellum=$build/compositor/vellum
-client=$build/tools/bench/bench_commit_client
+client=$build/tests/clients/probe_client
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_RUNTIME_DIR=$work/run
