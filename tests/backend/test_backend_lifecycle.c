@@ -388,6 +388,24 @@ test_cleanup_after_unchanged_commit(void **state)
 	finish(&f);
 }
 
+/*
+ * Shows a black square on white, then makes the panel take latency_ms an
+ * update and commits two changes of the square: two flushes in flight.
+ */
+static void
+start_two_in_flight(struct fixture *f, unsigned int latency_ms, struct settle *a, struct settle *b)
+{
+	start_memory(f);
+	scene_harness_rect(&f->h, 0, 0, W, H, 255);
+	struct wlr_scene_rect *rect = scene_harness_rect(&f->h, 20, 20, 30, 30, 0);
+	show(f);
+	vl_epd_memory_set_latency(f->device, latency_ms);
+	scene_harness_set_gray(rect, 255);
+	commit_now(f, a);
+	scene_harness_set_gray(rect, 0);
+	commit_now(f, b);
+}
+
 /* A commit that changes nothing, made while frames are held, still settles. */
 static void
 test_unchanged_commit_while_held(void **state)
@@ -396,16 +414,7 @@ test_unchanged_commit_while_held(void **state)
 	struct settle a = {0}, b = {0}, c = {0};
 	(void)state;
 
-	start_memory(&f);
-	scene_harness_rect(&f.h, 0, 0, W, H, 255);
-	struct wlr_scene_rect *rect = scene_harness_rect(&f.h, 20, 20, 30, 30, 0);
-	show(&f);
-	vl_epd_memory_set_latency(f.device, 200);
-
-	scene_harness_set_gray(rect, 255);
-	commit_now(&f, &a);
-	scene_harness_set_gray(rect, 0);
-	commit_now(&f, &b);
+	start_two_in_flight(&f, 200, &a, &b);
 	/* the same pixels again: a commit that changes nothing on the panel */
 	scene_harness_damage_all(&f.h);
 	commit_now(&f, &c);
@@ -510,16 +519,8 @@ test_destroy_in_flight(void **state)
 	struct timespec start_time;
 	(void)state;
 
-	start_memory(&f);
-	scene_harness_rect(&f.h, 0, 0, W, H, 255);
-	struct wlr_scene_rect *rect = scene_harness_rect(&f.h, 20, 20, 30, 30, 0);
-	show(&f);
 	/* far longer than the test may take: only a cancelled wait ends in time */
-	vl_epd_memory_set_latency(f.device, 60000);
-	scene_harness_set_gray(rect, 255);
-	commit_now(&f, &a);
-	scene_harness_set_gray(rect, 0);
-	commit_now(&f, &b);
+	start_two_in_flight(&f, 60000, &a, &b);
 	vl_epd_output_add_feedback(f.h.output, note_feedback, &next);
 
 	clock_gettime(CLOCK_MONOTONIC, &start_time);
@@ -539,15 +540,7 @@ test_destroy_sends_held_content(void **state)
 	struct settle a = {0}, b = {0}, c = {0};
 	(void)state;
 
-	start_memory(&f);
-	scene_harness_rect(&f.h, 0, 0, W, H, 255);
-	struct wlr_scene_rect *rect = scene_harness_rect(&f.h, 20, 20, 30, 30, 0);
-	show(&f);
-	vl_epd_memory_set_latency(f.device, 60000);
-	scene_harness_set_gray(rect, 255);
-	commit_now(&f, &a);
-	scene_harness_set_gray(rect, 0);
-	commit_now(&f, &b);
+	start_two_in_flight(&f, 60000, &a, &b);
 	/* two flushes in flight: this one waits */
 	scene_harness_rect(&f.h, 200, 200, 10, 10, 0);
 	commit_now(&f, &c);
