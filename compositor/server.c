@@ -214,8 +214,6 @@ vl_server_finish(struct vl_server *server)
 		wl_list_remove(&server->xwayland_ready.link);
 		wlr_xwayland_destroy(server->xwayland);
 	}
-	if (server->seat)
-		vl_seat_destroy(server->seat);
 	if (server->new_output.notify) {
 		wl_list_remove(&server->new_output.link);
 		wl_list_remove(&server->new_input.link);
@@ -229,6 +227,9 @@ vl_server_finish(struct vl_server *server)
 		wlr_backend_destroy(server->backend);
 	else if (server->epd_backend)
 		wlr_backend_destroy(server->epd_backend);
+	/* after the backend: its input devices leave the seat as they go */
+	if (server->seat)
+		vl_seat_destroy(server->seat);
 	if (server->scene)
 		wlr_scene_node_destroy(&server->scene->tree.node);
 	if (server->allocator)
