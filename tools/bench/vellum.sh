@@ -48,6 +48,10 @@ echo "wake-ups of vellum's threads over 10 s of a static screen: $((after - befo
 echo "peak RSS of vellum with foot running: $(awk '/VmHWM/ { printf "%.1f MB", $2 / 1024 }' /proc/$vellum/status) (goal <= 40 MB)"
 # clients' shm buffers are mapped into vellum and count in its RSS
 awk '/RssAnon|RssFile|RssShmem/ { printf "  now %s %.1f MB\n", $1, $2 / 1024 }' /proc/$vellum/status
+awk '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 }
+	/^Rss:/ { if (name ~ /^\/memfd:/ && name !~ /wlroots/) clients += $2; else own += $2 }
+	END { printf "  now: clients'"'"' shm buffers %.1f MB, vellum'"'"'s own %.1f MB\n", clients / 1024, own / 1024 }' \
+	/proc/$vellum/smaps
 kill $foot
 SCRIPT
 "$vellum" -d memory:$size -- bash "$work/probe.sh" 2>/dev/null || true
