@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Clients that misbehave, and one that behaves, for the robustness test:
+ *
+ *   misbehave error          sends a request xdg-shell forbids (a second
+ *                            role object for its xdg_surface); exits 0 once
+ *                            the compositor ended it with a protocol error
+ *   misbehave draw           draws frame after frame, waiting for each;
+ *                            prints "drawing" after the first and never stops
+ *   misbehave flood SECONDS  commits new content as fast as the socket takes
+ *                            it, never waiting for a frame; prints
+ *                            "flooded N commits" and exits 0
+ *   misbehave show           shows its left half black and right half white,
+ *                            prints "shown" once that frame is done, then
+ *                            stays until killed
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "client.h"
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+protocol_error(struct vt_client *c)
+{
+	xdg_surface_get_toplevel(c->xdg_surface);
+	if (wl_display_roundtrip(c->display) >= 0)
+		vt_die("the compositor took a second toplevel for one xdg_surface");
+	int error = wl_display_get_error(c->display);
+	const struct wl_interface *interface;
+	uint32_t id;
+	uint32_t code = wl_display_get_protocol_error(c->display, &interface, &id);
+	if (error != EPROTO)
+		vt_die("the connection failed with %s, not a protocol error", strerror(error));
+	vt_say("protocol error %u on %s@%u", code, interface ? interface->name : "?", id);
+	return 0;
+}
+
+/* Stripes that move with each frame: every frame changes every row. */
+static void
+draw_stripes(struct vt_buffer *b, unsigned int frame)
+{
+	for (int32_t y = 0; y < b->height; y++)
+		vt_buffer_fill(b, 0, y, b->width, 1, ((y / 8 + frame) % 2) ? VT_BLACK : VT_WHITE);
+}
+
+static struct vt_buffer *
+free_buffer(struct vt_client *c, struct vt_buffer **buffers)
+{
+	for (;;) {
+		for (int i = 0; i < 2; i++)
+			if (!buffers[i]->busy)
+				return buffers[i];
+		if (wl_display_dispatch(c->display) < 0)
+			vt_die("dispatch failed waiting for a buffer");
+	}
+}
+
+static _Noreturn void
+draw(struct vt_client *c)
+{
+	struct vt_buffer *buffers[2] = {
+		vt_buffer_create(c, VT_WHITE), vt_buffer_create(c, VT_WHITE)};
+
+	for (unsigned int frame = 0;; frame++) {
+		struct vt_buffer *b = free_buffer(c, buffers);
+
+		draw_stripes(b, frame);
+		vt_client_commit(c, b);
+		vt_client_wait_frame(c);
+		if (frame == 0)
+			vt_say("drawing");
+	}
+}
+
+static int
+flood(struct vt_client *c, double seconds)
+{
+	struct vt_buffer *buffers[2] = {
+		vt_buffer_create(c, VT_WHITE), vt_buffer_create(c, VT_WHITE)};
+	double end = now_s() + seconds;
+	unsigned long commits = 0;
+
+	while (now_s() < end) {
+		struct vt_buffer *b = buffers[commits % 2];
+
+		/* a rect that moves with each commit, drawn into a buffer the compositor may still
+		 * hold */
+		vt_buffer_fill(b, (int32_t)(commits * 7 % (unsigned long)b->width), 0, 8, b->height,
+			commits % 3 ? VT_BLACK : VT_WHITE);
+		vt_client_commit(c, b);
+		commits++;
+		while (wl_display_flush(c->display) < 0) {
+			if (errno != EAGAIN)
+				vt_die("flush: %s", strerror(errno));
+			struct pollfd pfd = {
+				.fd = wl_display_get_fd(c->display), .events = POLLOUT};
+			poll(&pfd, 1, 100);
+		}
+		if (wl_display_dispatch_pending(c->display) < 0)
+			vt_die("dispatch failed while flooding");
+		/* events the compositor sent (frame callbacks, releases) are read now and then */
+		if (commits % 64 == 0 && wl_display_roundtrip(c->display) < 0)
+			vt_die("roundtrip failed while flooding");
+	}
+	if (wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed after the flood");
+	vt_say("flooded %lu commits", commits);
+	return 0;
+}
+
+static int
+show(struct vt_client *c)
+{
+	struct vt_buffer *b = vt_buffer_create(c, VT_WHITE);
+
+	vt_buffer_fill(b, 0, 0, b->width / 2, b->height, VT_BLACK);
+	vt_client_commit(c, b);
+	vt_client_wait_frame(c);
+	vt_say("shown %d %d", c->width, c->height);
+	while (wl_display_dispatch(c->display) >= 0)
+		;
+	vt_die("the compositor went away");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct vt_client client;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: misbehave error|draw|flood SECONDS|show\n");
+		return 2;
+	}
+	vt_client_connect(&client);
+	vt_client_create_window(&client, "misbehave");
+	if (!strcmp(argv[1], "error"))
+		return protocol_error(&client);
+	if (!strcmp(argv[1], "draw"))
+		draw(&client);
+	if (!strcmp(argv[1], "flood") && argc == 3)
+		return flood(&client, atof(argv[2]));
+	if (!strcmp(argv[1], "show"))
+		return show(&client);
+	fprintf(stderr, "misbehave: unknown mode %s\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A touchscreen tap and a pen press at a point of the panel reach the client
+ * at the surface point drawn there, with the output rotated by 0 and 90
+ * degrees: the input devices are uinput ones with axes in panel pixels, the
+ * client is touch_probe, which draws a marker at a known surface point and
+ * reports where it was touched. Where the marker is, is read back from the
+ * panel, so the test holds whichever way a rotation turns the picture.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "epd_test.h"
+#include "vellum_run.h"
+#include "vm_input.h"
+
+#define PANEL_W  640
+#define PANEL_H  480
+#define MARKER_X 100
+#define MARKER_Y 60
+#define MARKER   16
+
+static void
+check_point(const char *line, const char *what, double want_x, double want_y)
+{
+	double x, y;
+	char kind[16];
+
+	if (!CHECK_MSG(sscanf(line, "%15s %lf %lf", kind, &x, &y) == 3, "%s: \"%s\"", what, line))
+		return;
+	printf("%s: surface point %.2f,%.2f (the marker's centre is %.0f,%.0f)\n", what, x, y,
+		want_x, want_y);
+	CHECK_MSG(fabs(x - want_x) <= 2 && fabs(y - want_y) <= 2,
+		"%s reached the client at %.2f,%.2f, not at the marker's centre %.0f,%.0f", what, x,
+		y, want_x, want_y);
+}
+
+static void
+run_rotation(struct epd *d, int rotation, int touch, int pen)
+{
+	char rot[8], line[256], app[256];
+	struct vellum_run run;
+	struct vellum_box box;
+	int width, height;
+
+	epd_phase("rotation %d: the probe shows its window", rotation);
+	snprintf(rot, sizeof(rot), "%d", rotation);
+	/* a white panel and an empty trace: what follows is this run's */
+	epd_clear(d);
+	epd_trace_clear(d);
+	snprintf(app, sizeof(app), "%s %d %d 2", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y);
+	const char *args[] = {"-r", rot, "-d", d->devnode, "--", "sh", "-c", app, NULL};
+	vellum_start(&run, args, NULL);
+	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
+	REQUIRE(sscanf(line, "ready %d %d", &width, &height) == 2);
+	CHECK_EQ(width, rotation % 180 ? PANEL_H : PANEL_W);
+	CHECK_EQ(height, rotation % 180 ? PANEL_W : PANEL_H);
+	CHECK_MSG(strstr(line, " touch") && strstr(line, " pointer"),
+		"the seat has no touch or no pointer: \"%s\"", line);
+	CHECK_MSG(vellum_wait_full_update(d, 120), "the probe's window never reached the panel");
+	if (!vellum_find_marker(d, MARKER, &box)) {
+		vellum_stop(&run, SIGTERM, 30);
+		return;
+	}
+	uint32_t px = box.x + MARKER / 2, py = box.y + MARKER / 2;
+	printf("the marker is at panel pixels %u,%u %ux%u: touching %u,%u\n", box.x, box.y,
+		box.width, box.height, px, py);
+
+	epd_phase("rotation %d: a tap", rotation);
+	vm_tap(touch, px, py);
+	if (CHECK(vellum_expect(&run, "down ", line, sizeof(line), 60)))
+		check_point(line, "the tap", MARKER_X, MARKER_Y);
+
+	epd_phase("rotation %d: a pen press", rotation);
+	vm_pen_click(pen, px, py);
+	if (CHECK(vellum_expect(&run, "button ", line, sizeof(line), 60)))
+		check_point(line, "the pen", MARKER_X, MARKER_Y);
+
+	/* the probe exits after its two events, and vellum with its status */
+	CHECK_EQ(vellum_wait(&run, 60), 0);
+}
+
+int
+main(void)
+{
+	struct epd dev, *d = &dev;
+
+	epd_begin("vellum_touch", 280);
+	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
+	vm_input_setup();
+	int touch = vm_uinput_touchscreen(PANEL_W, PANEL_H);
+	int pen = vm_uinput_pen(PANEL_W, PANEL_H);
+	vm_udev_settle();
+
+	run_rotation(d, 0, touch, pen);
+	run_rotation(d, 90, touch, pen);
+
+	vm_uinput_destroy(touch);
+	vm_uinput_destroy(pen);
+	epd_close(d);
+	return epd_end();
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Input in the VM: udevd (so libinput finds and classifies devices), a seat
+ * daemon, and virtual keyboards, touchscreens and pens written through
+ * uinput. Their absolute axes span the panel's pixels, as a touchscreen
+ * laminated to it does.
+ */
+#ifndef VM_INPUT_H
+#define VM_INPUT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Loads uinput, starts systemd-udevd unless it runs, replays the devices' events. */
+void vm_input_setup(void);
+/* Waits until udev has handled every event so far. */
+void vm_udev_settle(void);
+
+int vm_uinput_keyboard(void);
+int vm_uinput_touchscreen(uint32_t width, uint32_t height);
+int vm_uinput_pen(uint32_t width, uint32_t height);
+void vm_uinput_destroy(int fd);
+
+/* A key pressed and released. */
+void vm_key(int fd, uint16_t code);
+/* A one-finger tap at a panel pixel. */
+void vm_tap(int fd, uint32_t x, uint32_t y);
+/* The pen comes near at a panel pixel, touches it, lifts and goes away. */
+void vm_pen_click(int fd, uint32_t x, uint32_t y);
+
+/* Starts seatd for the members of group; its pid. */
+pid_t vm_seatd_start(const char *group);
+
+#endif
