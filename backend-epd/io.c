@@ -13,8 +13,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 
