@@ -273,9 +273,6 @@ static void
 update_cleanup_timer(struct vl_epd_output *output)
 {
 	unsigned int delay_ms;
-
-	if (!output->cleanup_timer)
-		return;
 	bool quiet = output->enabled && !output->lost && !output->retry_pending &&
 		     flushes_in_flight(output) == 0 && !pixman_region32_not_empty(&output->unsent);
 	/* A zero delay disarms the timer: an idle panel costs no wake-ups. */
@@ -298,6 +295,15 @@ schedule_retry(struct vl_epd_output *output)
 	wl_event_source_timer_update(output->retry_timer, (int)output->retry_backoff_ms);
 }
 
+/* A record whose updates are queued waits for them; one without any is free again. */
+static void
+track_flush(struct vl_epd_flush_record *record)
+{
+	record->left = record->n;
+	if (record->n == 0)
+		record->id = 0;
+}
+
 /* Sends what is unsent, and settles commits that changed nothing. */
 static void
 flush(struct vl_epd_output *output)
@@ -308,9 +314,7 @@ flush(struct vl_epd_output *output)
 	if (!record)
 		return;
 	vl_epd_flush(output, record);
-	if (record->n == 0)
-		record->id = 0;
-	record->left = record->n;
+	track_flush(record);
 	if (pixman_region32_not_empty(&output->unsent)) {
 		/* Updates that could not be queued: their commits wait for the retry. */
 		schedule_retry(output);
@@ -434,9 +438,7 @@ handle_cleanup_timer(void *data)
 	if (!record)
 		return 0;
 	vl_epd_cleanup(output, record);
-	if (record->n == 0)
-		record->id = 0;
-	record->left = record->n;
+	track_flush(record);
 	return 0;
 }
 
@@ -568,10 +570,8 @@ output_destroy(struct wlr_output *wlr_output)
 		wl_event_source_remove(output->finish_idle);
 	if (output->lost_idle)
 		wl_event_source_remove(output->lost_idle);
-	if (output->retry_timer)
-		wl_event_source_remove(output->retry_timer);
-	if (output->cleanup_timer)
-		wl_event_source_remove(output->cleanup_timer);
+	wl_event_source_remove(output->retry_timer);
+	wl_event_source_remove(output->cleanup_timer);
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
