@@ -159,7 +159,7 @@ mark_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 /* Queues the plan's update; its pixels are already in the framebuffer. */
 static bool
 submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
-	struct vl_epd_flush_record *record, bool flashing)
+	struct vl_epd_flush_record *record, const struct vl_epd_waveform_entry *wf, bool flashing)
 {
 	struct vl_epd_update update = {
 		.rect =
@@ -178,11 +178,8 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 		return false;
 	/* Marker 0 means "no marker" to the driver. */
 	output->next_marker = output->next_marker == UINT32_MAX ? 1 : output->next_marker + 1;
-	if (record->n == 0) {
-		const struct vl_epd_waveform_entry *wf =
-			vl_epd_waveform_find(output->flush_state->table, plan->choice.waveform);
+	if (record->n == 0)
 		record->waveform = wf ? wf->name : "AUTO";
-	}
 	record->markers[record->n] = update.marker;
 	record->boxes[record->n] = plan->box;
 	record->n++;
@@ -276,7 +273,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		/* A promoted box may reach past what changed: send it what was committed. */
 		mark_sent(output, &plan->box);
 		write_pixels(output, plan, output->sent);
-		if (!submit(output, plan, record, flashing)) {
+		if (!submit(output, plan, record, wf, flashing)) {
 			pixman_region32_union_rect(&failed, &failed, plan->box.x1, plan->box.y1,
 				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
 			continue;
@@ -329,7 +326,8 @@ vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 	vl_epd_box_clip(&plan.box, output->device->width, output->device->height);
 	/* The panel is cleaned to what it was sent, not to newer content. */
 	write_pixels(output, &plan, output->sent);
-	if (!submit(output, &plan, record, true))
+	if (!submit(output, &plan, record, vl_epd_waveform_find(state->table, plan.choice.waveform),
+		    true))
 		goto out;
 	vl_epd_ghost_record(state->ghost, &plan.box, plan.choice.waveform, true, now_ms());
 out:
