@@ -136,19 +136,3 @@ vl_output_first(struct vl_server *server)
 		return output;
 	return NULL;
 }
-
-/* Rotates the panel's output; views are laid out again for the new size. */
-void
-vl_output_set_rotation(struct vl_server *server, int degrees)
-{
-	struct vl_output *output = vl_output_first(server);
-	struct wlr_output_state state;
-
-	if (!output)
-		return;
-	wlr_output_state_init(&state);
-	wlr_output_state_set_transform(&state, transform_for_rotation(degrees));
-	wlr_output_commit_state(output->wlr_output, &state);
-	wlr_output_state_finish(&state);
-	vl_views_arrange(server);
-}

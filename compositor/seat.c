@@ -5,6 +5,7 @@
  * into the rotated layout. The cursor image is drawn only when the config
  * asks for it.
  */
+#include <linux/input-event-codes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/backend/libinput.h>
@@ -28,7 +29,6 @@
 
 #include "server.h"
 
-#define BTN_LEFT            0x110
 #define VL_MAX_TOUCH_POINTS 16
 
 /* Where the surface a touch went down on was, in layout coordinates. */

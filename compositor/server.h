@@ -82,7 +82,6 @@ void vl_server_usable_area(struct vl_server *server, struct wlr_box *box);
 /* output.c */
 void vl_output_handle_new(struct wl_listener *listener, void *data);
 struct vl_output *vl_output_first(struct vl_server *server);
-void vl_output_set_rotation(struct vl_server *server, int degrees);
 
 /* view.c */
 void vl_view_handle_new_toplevel(struct wl_listener *listener, void *data);
