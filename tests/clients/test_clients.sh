@@ -19,26 +19,8 @@ export VELLUM_MEMORY_TRACE=$work/trace VELLUM_MEMORY_PANEL=$work/panel.pgm
 W=800
 H=600
 
-n=0
-failures=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failures=$((failures + 1))
-	echo "not ok $n - $1"
-	shift
-	local line
-	for line in "$@"; do echo "# $line"; done
-}
-# expect NAME CONDITION-COMMAND...
-expect() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
-}
+# shellcheck source=../tap.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # run_vellum [VELLUM OPTIONS] -- APP...: runs vellum on a fresh panel;
 # $status is its exit status, $out its output.
@@ -233,5 +215,4 @@ not_white=$(od -An -v -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4)) "$VELLUM_MEMORY
 expect "... the whole panel" [ "$pixels" = $((W * H)) ]
 expect "... showing the window's last frame, not a white page" [ "$not_white" -gt $((W * H / 10)) ]
 
-echo "1..$n"
-[ "$failures" -eq 0 ]
+tap_finish

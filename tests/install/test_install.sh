@@ -23,19 +23,8 @@ mandir=$(under_prefix "$mandir")
 datadir=$(under_prefix "$datadir")
 examples=$datadir/doc/vellum/examples
 
-n=0
-failures=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failures=$((failures + 1))
-	echo "not ok $n - $1"
-	shift
-	printf '# %s\n' "$@"
-}
+# shellcheck source=../tap.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 if out=$(meson install -C "$build_dir" --no-rebuild --destdir "$destdir" 2>&1); then
 	ok "meson install --destdir"
@@ -116,5 +105,4 @@ if [ -f "$unit" ] && command -v systemd-analyze >/dev/null; then
 	fi
 fi
 
-echo "1..$n"
-[ "$failures" -eq 0 ]
+tap_finish

@@ -1,0 +1,27 @@
+# TAP output for the shell tests, sourced by them: ok NAME, not_ok NAME
+# [DETAIL...], expect NAME COMMAND..., and tap_finish, which prints the plan
+# and returns nonzero when anything failed.
+n=0
+failures=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failures=$((failures + 1))
+	echo "not ok $n - $1"
+	shift
+	local line
+	for line in "$@"; do echo "# $line"; done
+}
+# expect NAME COMMAND...: ok when COMMAND succeeds
+expect() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+tap_finish() {
+	echo "1..$n"
+	[ "$failures" -eq 0 ]
+}
