@@ -37,6 +37,8 @@ expected=(
 	"$bindir/vellum"
 	"$examples/vellum.conf"
 	"$examples/vellum-kiosk.service"
+	"$datadir/vellum/protocols/epaper-refresh-v1.xml"
+	"$datadir/pkgconfig/vellum-protocols.pc"
 )
 if [ "$man" = man ]; then
 	expected+=("$mandir/man1/vellum.1" "$mandir/man4/epdfb.4" "$mandir/man5/vellum.conf.5")
@@ -74,6 +76,15 @@ if [ "$man" = man ]; then
 		not_ok "vellum(1) documents every option of vellum -h" \
 			"not in its OPTIONS section: ${missing[*]}"
 	fi
+fi
+
+# Clients find the protocol as they find wayland-protocols'.
+pkgdatadir=$(PKG_CONFIG_PATH=$destdir$datadir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$destdir \
+	pkg-config --variable=pkgdatadir vellum-protocols 2>&1)
+if [ -f "$pkgdatadir/epaper-refresh-v1.xml" ]; then
+	ok "vellum-protocols.pc's pkgdatadir holds epaper-refresh-v1.xml"
+else
+	not_ok "vellum-protocols.pc's pkgdatadir holds epaper-refresh-v1.xml" "pkgdatadir: $pkgdatadir"
 fi
 
 unit=$destdir$examples/vellum-kiosk.service
