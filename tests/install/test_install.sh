@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the build into a DESTDIR, as a package build does, and checks the
 # exact list of installed files: vellum, its man pages, epdfb(4), the example
-# configuration and kiosk unit. The installed vellum must run, its man page
-# must document every option of `vellum -h`, and the unit must start the
-# installed vellum as an unprivileged user. Prints TAP.
+# configuration and kiosk unit, the example clients and their man pages. The
+# installed vellum must run, its man page must document every option of
+# `vellum -h`, and the unit must start the installed vellum as an
+# unprivileged user. The example clients run too, and their man pages
+# document their options. Prints TAP.
 #
 #   test_install.sh BUILD_DIR PREFIX BINDIR MANDIR DATADIR VERSION man|no-man
 set -u
@@ -33,8 +35,10 @@ else
 	not_ok "meson install --destdir" "${lines[@]}"
 fi
 
+clients=(epaper-clock epaper-reader epaper-paint)
 expected=(
 	"$bindir/vellum"
+	"${clients[@]/#/$bindir/}"
 	"$examples/vellum.conf"
 	"$examples/vellum-kiosk.service"
 	"$datadir/vellum/protocols/epaper-refresh-v1.xml"
@@ -42,6 +46,9 @@ expected=(
 )
 if [ "$man" = man ]; then
 	expected+=("$mandir/man1/vellum.1" "$mandir/man4/epdfb.4" "$mandir/man5/vellum.conf.5")
+	for client in "${clients[@]}"; do
+		expected+=("$mandir/man1/$client.1")
+	done
 else
 	echo "# scdoc was not found: no man pages are built"
 fi
@@ -86,6 +93,26 @@ if [ -f "$pkgdatadir/epaper-refresh-v1.xml" ]; then
 else
 	not_ok "vellum-protocols.pc's pkgdatadir holds epaper-refresh-v1.xml" "pkgdatadir: $pkgdatadir"
 fi
+
+for client in "${clients[@]}"; do
+	if out=$("$destdir$bindir/$client" --help 2>&1) && grep -q "^Usage: $client " <<<"$out"; then
+		ok "the installed $client runs: --help"
+	else
+		not_ok "the installed $client runs: --help" "$out"
+	fi
+	[ "$man" = man ] || continue
+	options=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$destdir$mandir/man1/$client.1" 2>/dev/null)
+	missing=()
+	for option in $(grep -o -- '^  -[a-z], --[a-z]*' <<<"$out" | tr -d ','); do
+		grep -qF "\\fB$option\\fR" <<<"$options" || missing+=("$option")
+	done
+	if [ "${#missing[@]}" -eq 0 ] && [ -n "$options" ]; then
+		ok "$client(1) documents every option of $client --help"
+	else
+		not_ok "$client(1) documents every option of $client --help" \
+			"not in its OPTIONS section: ${missing[*]}"
+	fi
+done
 
 unit=$destdir$examples/vellum-kiosk.service
 exec_start=$(sed -n 's/^ExecStart=//p' "$unit" 2>/dev/null)
