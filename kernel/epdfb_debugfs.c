@@ -7,6 +7,12 @@
  * epdfb/fbN/updates  one line per completed update; writing clears it
  * epdfb/fbN/inject_capture_failures
  *                    that many pixel captures at update start fail
+ * epdfb/fbN/inject_update_errors
+ *                    that many updates fail when they start
+ * epdfb/fbN/inject_update_hangs
+ *                    that many updates hang until the driver abandons them
+ * epdfb/fbN/inject_temperature_errors
+ *                    that many temperature sensor reads fail
  */
 
 #include <linux/debugfs.h>
@@ -90,6 +96,10 @@ static int epdfb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "updates_cancelled: %llu\n", s->updates_cancelled);
 	seq_printf(m, "updates_refused: %llu\n", s->updates_refused);
 	seq_printf(m, "updates_failed: %llu\n", s->updates_failed);
+	seq_printf(m, "capture_errors: %llu\n", s->capture_errors);
+	seq_printf(m, "update_errors: %llu\n", s->update_errors);
+	seq_printf(m, "update_timeouts: %llu\n", s->update_timeouts);
+	seq_printf(m, "temperature_errors: %llu\n", s->temperature_errors);
 	seq_printf(m, "collisions: %llu\n", s->collisions);
 	seq_printf(m, "pixels_driven: %llu\n", s->pixels_driven);
 	seq_printf(m, "flashes: %llu\n", s->flashes);
@@ -211,6 +221,12 @@ void epdfb_debugfs_init(struct epdfb_par *par)
 			    &epdfb_updates_fops);
 	debugfs_create_u32("inject_capture_failures", 0600, par->debugfs,
 			   &par->inject_capture_failures);
+	debugfs_create_u32("inject_update_errors", 0600, par->debugfs,
+			   &par->inject_update_errors);
+	debugfs_create_u32("inject_update_hangs", 0600, par->debugfs,
+			   &par->inject_update_hangs);
+	debugfs_create_u32("inject_temperature_errors", 0600, par->debugfs,
+			   &par->inject_temperature_errors);
 }
 
 /**

@@ -22,6 +22,7 @@
 #define EPDFB_DONE_MARKERS	64	/* completed markers remembered */
 #define EPDFB_TRACE_LEN		4096	/* completed updates kept in the trace */
 #define EPDFB_WAIT_TIMEOUT_MS	5000
+#define EPDFB_HANG_TIMEOUT_MS	2000	/* past a hung update's due end, scaled */
 #define EPDFB_TEMP_MIN		0
 #define EPDFB_TEMP_MAX		50
 
@@ -65,7 +66,13 @@ struct epdfb_waveform {
  * @automatic: a band of rows from deferred IO, never refused
  * @snapshot: @pixels were taken at submission and count against the
  *	SNAPSHOT pool until the update starts
- * @failed: the pixels could not be captured; nothing is shown
+ * @failed: nothing is shown: the pixels could not be captured, or the
+ *	controller failed or hung
+ * @hung: the controller never reports the end; the update is abandoned at
+ *	@end_ns
+ * @error: what the update's markers complete with: 0, -EIO (failed),
+ *	-ETIMEDOUT (hung) or -ENODATA (shown, timed without a temperature
+ *	reading)
  * @submit_ns: submission time (ktime_get_ns)
  * @start_ns: time the panel started driving it
  * @end_ns: time the panel will have finished
@@ -89,6 +96,8 @@ struct epdfb_update {
 	bool automatic;
 	bool snapshot;
 	bool failed;
+	bool hung;
+	int error;
 	u64 submit_ns;
 	u64 start_ns;
 	u64 end_ns;
@@ -132,6 +141,10 @@ struct epdfb_stats {
 	u64 defio_runs;
 	u64 defio_pages;
 	u64 power_downs;
+	u64 capture_errors;
+	u64 update_errors;
+	u64 update_timeouts;
+	u64 temperature_errors;
 };
 
 struct epdfb_trace_entry {
@@ -151,7 +164,7 @@ struct epdfb_trace_entry {
 struct epdfb_done_marker {
 	u32 marker;
 	bool collided;
-	bool failed;
+	int error;
 };
 
 /**
@@ -191,6 +204,9 @@ struct epdfb_done_marker {
  * @power_work: powers the panel down once idle
  * @inject_capture_failures: pixel captures at update start still to fail,
  *	set through debugfs to test the error path
+ * @inject_update_errors: updates the controller still fails when they start
+ * @inject_update_hangs: updates still to hang, never reported done
+ * @inject_temperature_errors: temperature sensor reads still to fail
  * @waitq: woken on each completion and on removal
  * @completions: count of completed updates, for waiters
  * @stats: counters shown in debugfs
@@ -241,6 +257,9 @@ struct epdfb_par {
 	struct delayed_work panel_work;
 	struct delayed_work power_work;
 	u32 inject_capture_failures;
+	u32 inject_update_errors;
+	u32 inject_update_hangs;
+	u32 inject_temperature_errors;
 	wait_queue_head_t waitq;
 	u64 completions;
 	struct epdfb_stats stats;

@@ -162,7 +162,7 @@ static void epdfb_update_retire(struct epdfb_par *par,
 	for (m = 0; m < upd->n_markers; m++) {
 		par->done[par->done_head].marker = upd->markers[m];
 		par->done[par->done_head].collided = upd->marker_collided[m];
-		par->done[par->done_head].failed = upd->failed;
+		par->done[par->done_head].error = upd->error;
 		par->done_head = (par->done_head + 1) % EPDFB_DONE_MARKERS;
 	}
 	list_del(&upd->node);
@@ -177,6 +177,8 @@ static void epdfb_update_complete(struct epdfb_par *par,
 	const struct epdfb_waveform *wf = epdfb_find_waveform(par, upd->waveform);
 
 	par->n_in_flight--;
+	if (upd->hung)
+		par->stats.update_timeouts++;
 	if (upd->failed) {
 		/* The panel keeps its pixels; the markers' waiters learn it. */
 		par->stats.updates_failed++;
@@ -214,6 +216,60 @@ static u8 *epdfb_capture_at_start(struct epdfb_par *par,
 	return epdfb_pixels_capture(par, &upd->rect, upd->flags);
 }
 
+/* Takes one fault of an injection count: whether there was one left. */
+static bool epdfb_inject(u32 *count)
+{
+	if (!*count)
+		return false;
+	(*count)--;
+	return true;
+}
+
+/*
+ * The simulated sensor reads the panel temperature, ambient_temp. Without a
+ * reading the update is timed for the coldest panel: a waveform too short
+ * for the panel's temperature leaves particles short of their state, one
+ * too long only takes longer. The update shows, and its markers complete
+ * with -ENODATA so that the waiter may send it again.
+ */
+static int epdfb_update_temperature(struct epdfb_par *par,
+				    struct epdfb_update *upd)
+{
+	if (upd->temp != TEMP_USE_AMBIENT)
+		return upd->temp;
+	if (epdfb_inject(&par->inject_temperature_errors)) {
+		par->stats.temperature_errors++;
+		/* A hung update's error is the one its waiters need. */
+		if (!upd->error)
+			upd->error = -ENODATA;
+		return EPDFB_TEMP_MIN;
+	}
+	return par->ambient_temp;
+}
+
+/*
+ * Decides what becomes of an update that starts: its pixels could not be
+ * captured, or the controller fails it at once (both -EIO, nothing shown),
+ * or it hangs (abandoned after its due end plus EPDFB_HANG_TIMEOUT_MS,
+ * scaled by time_scale, with -ETIMEDOUT, nothing shown).
+ */
+static void epdfb_update_faults(struct epdfb_par *par, struct epdfb_update *upd)
+{
+	if (!upd->pixels) {
+		par->stats.capture_errors++;
+		upd->failed = true;
+		upd->error = -EIO;
+	} else if (epdfb_inject(&par->inject_update_errors)) {
+		par->stats.update_errors++;
+		upd->failed = true;
+		upd->error = -EIO;
+	} else if (epdfb_inject(&par->inject_update_hangs)) {
+		upd->failed = true;
+		upd->hung = true;
+		upd->error = -ETIMEDOUT;
+	}
+}
+
 static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 			       u64 now)
 {
@@ -227,7 +283,7 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 		par->snapshot_bytes -= count;
 	if (!upd->pixels)
 		upd->pixels = epdfb_capture_at_start(par, upd);
-	upd->failed = !upd->pixels;
+	epdfb_update_faults(par, upd);
 	if (upd->waveform == WAVEFORM_MODE_AUTO)
 		upd->waveform = epdfb_resolve_auto(par, upd);
 	wf = epdfb_find_waveform(par, upd->waveform);
@@ -242,13 +298,17 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 			       (upd->mode == UPDATE_MODE_FULL &&
 				(wf->flags & EPDFB_WAVEFORM_FLASHING_FULL)));
 
-	temp = upd->temp == TEMP_USE_AMBIENT ? par->ambient_temp : upd->temp;
 	upd->start_ns = now;
 	upd->end_ns = now;
-	/* Without pixels the update shows nothing and ends at once. */
-	if (upd->pixels && wf)
+	/* A failed update shows nothing and ends at once; a hung one never. */
+	if (wf && (!upd->failed || upd->hung)) {
+		temp = epdfb_update_temperature(par, upd);
 		upd->end_ns += (u64)epdfb_waveform_duration_ms(par, wf, temp) *
 			       NSEC_PER_MSEC;
+	}
+	if (upd->hung)
+		upd->end_ns += div_u64((u64)EPDFB_HANG_TIMEOUT_MS * par->time_scale *
+				       NSEC_PER_MSEC, 100);
 
 	par->powered = true;
 	list_move_tail(&upd->node, &par->in_flight);
@@ -581,10 +641,12 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
  * @marker: update_marker of a submitted update
  * @collided: set to whether that update collided with another
  *
- * Return: 0 once completed (at once for an unknown or completed marker),
- * -EIO if its pixels could not be captured and nothing was shown,
- * -ETIMEDOUT after EPDFB_WAIT_TIMEOUT_MS, -ERESTARTSYS on a signal, -ENODEV
- * if the device goes away.
+ * Return: 0 once completed (at once for an unknown or completed marker);
+ * -EIO if nothing was shown, its pixels not captured or the update failed;
+ * -ETIMEDOUT if the update hung and was abandoned, or after
+ * EPDFB_WAIT_TIMEOUT_MS; -ENODATA if it was shown but timed without a
+ * temperature reading; -ERESTARTSYS on a signal; -ENODEV if the device goes
+ * away.
  */
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 {
@@ -605,7 +667,7 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 		}
 		if (!epdfb_marker_pending(par, marker)) {
 			done = epdfb_marker_done(par, marker);
-			ret = done && done->failed ? -EIO : 0;
+			ret = done ? done->error : 0;
 			*collided = done && done->collided;
 			mutex_unlock(&par->lock);
 			return ret;
