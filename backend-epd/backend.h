@@ -48,6 +48,7 @@ struct vl_epd_io_queues;
 struct vl_epd_io {
 	struct vl_epd_io_queues *queues; /* shared with the threads, which may outlive this */
 	struct wl_event_source *source;
+	struct wl_event_source *removal; /* the device's removal_fd */
 	void (*handler)(const struct vl_epd_io_result *result, void *data);
 	void *data;
 };

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fb.h>
+#include <linux/netlink.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +33,8 @@ struct fbdev_device {
 	atomic_bool released, restored;
 	/* marker waits in the driver right now (the backend's wait thread) */
 	atomic_int waits;
+	/* the kernel's device events, which tell when the device may be gone */
+	int uevent_fd;
 };
 
 static struct fbdev_device *
@@ -132,12 +136,57 @@ fbdev_release(struct vl_epd_device *dev)
 		restore_modes(fb);
 }
 
+/*
+ * The kernel announces a device's removal to every listener of its uevent
+ * socket, which needs no privileges. Without it (a network namespace of its
+ * own, say) the removal shows at the next update.
+ */
+static int
+open_uevent_socket(void)
+{
+	struct sockaddr_nl addr = {.nl_family = AF_NETLINK, .nl_groups = 1};
+	int fd = socket(
+		AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static int
+fbdev_removal_fd(struct vl_epd_device *dev)
+{
+	return fbdev_from_device(dev)->uevent_fd;
+}
+
+/*
+ * Which device an event is about does not matter: the framebuffer's own
+ * removal comes before the fbdev core lets go of it, so the question is
+ * asked again at each event after it (the platform device's unbind, at
+ * least). A removed framebuffer answers every ioctl with ENODEV.
+ */
+static bool
+fbdev_removed(struct vl_epd_device *dev)
+{
+	struct fbdev_device *fb = fbdev_from_device(dev);
+	struct fb_fix_screeninfo fix;
+	char event[4096];
+
+	while (recv(fb->uevent_fd, event, sizeof(event), MSG_DONTWAIT) >= 0 || errno == ENOBUFS)
+		;
+	return ioctl(fb->fd, FBIOGET_FSCREENINFO, &fix) < 0 && errno == ENODEV;
+}
+
 /* The last reference is gone: no wait can be in progress. */
 static void
 fbdev_destroy(struct vl_epd_device *dev)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
 
+	if (fb->uevent_fd >= 0)
+		close(fb->uevent_fd);
 	if (fb->fd >= 0)
 		restore_modes(fb);
 	if (fb->map)
@@ -152,6 +201,8 @@ static const struct vl_epd_device_impl mxc_impl = {
 	.submit = mxc_submit,
 	.wait = mxc_wait,
 	.release = fbdev_release,
+	.removal_fd = fbdev_removal_fd,
+	.removed = fbdev_removed,
 	.destroy = fbdev_destroy,
 };
 
@@ -160,6 +211,8 @@ static const struct vl_epd_device_impl epdfb_impl = {
 	.submit = mxc_submit,
 	.wait = mxc_wait,
 	.release = fbdev_release,
+	.removal_fd = fbdev_removal_fd,
+	.removed = fbdev_removed,
 	.destroy = fbdev_destroy,
 };
 
@@ -168,6 +221,8 @@ static const struct vl_epd_device_impl plain_impl = {
 	.submit = plain_submit,
 	.wait = plain_wait,
 	.release = fbdev_release,
+	.removal_fd = fbdev_removal_fd,
+	.removed = fbdev_removed,
 	.destroy = fbdev_destroy,
 };
 
@@ -334,6 +389,7 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 		snprintf(error, error_size, "out of memory");
 		return NULL;
 	}
+	fb->uevent_fd = -1;
 	fb->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fb->fd < 0) {
 		snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
@@ -363,6 +419,7 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 	}
 	snprintf(fb->base.description, sizeof(fb->base.description), "%s (%s, %ux%u, %u bpp)", path,
 		fb->base.impl->name, var.xres, var.yres, var.bits_per_pixel);
+	fb->uevent_fd = open_uevent_socket();
 	return &fb->base;
 
 err:

@@ -38,6 +38,13 @@ struct vl_epd_device_impl {
 	void (*release)(struct vl_epd_device *dev);
 	/* Optional: makes waits in progress and later ones return -ECANCELED soon. */
 	void (*cancel)(struct vl_epd_device *dev);
+	/*
+	 * Optional: a descriptor that becomes readable when the device may have
+	 * gone away (-1: none), so that an idle backend learns it too; and the
+	 * check to make then, which drains it: true when the device is gone.
+	 */
+	int (*removal_fd)(struct vl_epd_device *dev);
+	bool (*removed)(struct vl_epd_device *dev);
 	void (*destroy)(struct vl_epd_device *dev);
 };
 

@@ -179,6 +179,23 @@ handle_eventfd(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
+/* The device went away: the handler learns it as an update that failed for good. */
+static int
+handle_removal(int fd, uint32_t mask, void *data)
+{
+	struct vl_epd_io *io = data;
+	struct vl_epd_device *device = io->queues->device;
+	(void)fd;
+	(void)mask;
+
+	if (!device->impl->removed(device))
+		return 0;
+	wl_event_source_remove(io->removal);
+	io->removal = NULL;
+	io->handler(&(struct vl_epd_io_result){.marker = 0, .error = -ENODEV}, io->data);
+	return 0;
+}
+
 /*
  * The threads block every signal: a compositor takes SIGCHLD, SIGTERM and
  * the like through signalfd in its event loop, which sees only signals that
@@ -239,6 +256,10 @@ vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_eve
 		vl_epd_io_finish(io);
 		return false;
 	}
+	int removal_fd = device->impl->removal_fd ? device->impl->removal_fd(device) : -1;
+	if (removal_fd >= 0)
+		io->removal = wl_event_loop_add_fd(
+			loop, removal_fd, WL_EVENT_READABLE, handle_removal, io);
 	return true;
 }
 
@@ -252,6 +273,8 @@ vl_epd_io_finish(struct vl_epd_io *io)
 		return;
 	if (io->source)
 		wl_event_source_remove(io->source);
+	if (io->removal)
+		wl_event_source_remove(io->removal);
 	/*
 	 * What is queued still goes to the panel, so that it ends showing the
 	 * last frame; a driver that blocks submissions gets a bounded time.
@@ -269,6 +292,7 @@ vl_epd_io_finish(struct vl_epd_io *io)
 		q->device->impl->cancel(q->device);
 	io->queues = NULL;
 	io->source = NULL;
+	io->removal = NULL;
 	unref_queues(q);
 }
 

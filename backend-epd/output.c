@@ -401,6 +401,12 @@ handle_io_result(const struct vl_epd_io_result *result, void *data)
 {
 	struct vl_epd_output *output = data;
 
+	/* Also without an update in flight: the device's removal is reported so. */
+	if (is_fatal(result->error) && !output->lost) {
+		output->lost = true;
+		output->lost_idle =
+			wl_event_loop_add_idle(output->backend->loop, handle_lost, output);
+	}
 	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
 		struct vl_epd_flush_record *record = &output->flushes[i];
 		for (size_t j = 0; record->id != 0 && j < record->n; j++) {
@@ -412,11 +418,6 @@ handle_io_result(const struct vl_epd_io_result *result, void *data)
 				record->failed = true;
 				/* Its pixels are not known to be on the panel: send them again. */
 				vl_epd_forget_sent(output, &record->boxes[j]);
-				if (is_fatal(result->error) && !output->lost) {
-					output->lost = true;
-					output->lost_idle = wl_event_loop_add_idle(
-						output->backend->loop, handle_lost, output);
-				}
 			}
 			if (--record->left == 0)
 				complete_flush(output, record);

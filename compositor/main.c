@@ -296,6 +296,8 @@ main(int argc, char **argv)
 	} else {
 		wl_display_run(server.display);
 		end_child(&server);
+		if (server.panel_gone)
+			server.exit_status = 1;
 	}
 	wl_event_source_remove(server.sigchld);
 	wl_event_source_remove(server.sigterm);

@@ -3,6 +3,7 @@
  * drawn whenever the backend asks for a frame, with the views' refresh
  * modes as hints.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <vellum/epd-backend.h>
@@ -49,6 +50,7 @@ handle_destroy(struct wl_listener *listener, void *data)
 {
 	struct vl_output *output = wl_container_of(listener, output, destroy);
 	struct vl_server *server = output->server;
+	struct wlr_output *wlr_output = output->wlr_output;
 	(void)data;
 
 	wl_list_remove(&output->frame.link);
@@ -58,8 +60,9 @@ handle_destroy(struct wl_listener *listener, void *data)
 	free(output);
 	/* The panel is gone (unplugged or failed): a kiosk without it has nothing to do. */
 	if (wl_list_empty(&server->outputs) && !server->shutting_down) {
-		wlr_log(WLR_ERROR, "the panel is gone; exiting");
-		server->exit_status = 1;
+		fprintf(stderr, "vellum: the panel %s is gone; exiting\n",
+			wlr_output->description ? wlr_output->description : wlr_output->name);
+		server->panel_gone = true;
 		wl_display_terminate(server->display);
 	}
 }

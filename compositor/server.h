@@ -57,6 +57,7 @@ struct vl_server {
 	struct wl_event_source *sigchld, *sigterm, *sigint, *sighup;
 	pid_t child;
 	int exit_status;
+	bool panel_gone; /* exit with 1, whatever the application's status */
 	bool xwayland_enabled;
 	bool shutting_down;
 };
