@@ -30,6 +30,8 @@ handle_frame(struct wl_listener *listener, void *data)
 		return;
 	if (vl_output_is_epd(output->wlr_output))
 		vl_views_add_hints(output->server, output);
+	if (vl_output_is_epd(output->wlr_output))
+		vl_layers_add_hints(output->server, output);
 	wlr_scene_output_commit(output->scene_output, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(output->scene_output, &now);

@@ -46,6 +46,8 @@ struct vl_seat {
 	struct wl_list keyboards;                    /* struct vl_keyboard */
 	struct wl_list devices;                      /* struct vl_device: pointers, touch, pens */
 	struct vl_touch_origin touches[VL_MAX_TOUCH_POINTS];
+	/* the keyboard goes to the layer surface when there is one, else to the view */
+	struct wlr_surface *view_focus, *layer_focus;
 
 	struct wl_listener motion, motion_absolute, button, axis, frame;
 	struct wl_listener touch_down, touch_up, touch_motion, touch_frame, touch_cancel;
@@ -164,10 +166,11 @@ add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool set_k
 	wlr_seat_set_keyboard(seat->seat, wlr_keyboard);
 }
 
-void
-vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface)
+static void
+update_focus(struct vl_seat *seat)
 {
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat->seat);
+	struct wlr_surface *surface = seat->layer_focus ? seat->layer_focus : seat->view_focus;
 
 	if (!surface) {
 		wlr_seat_keyboard_notify_clear_focus(seat->seat);
@@ -178,6 +181,26 @@ vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface)
 			keyboard->num_keycodes, &keyboard->modifiers);
 	else
 		wlr_seat_keyboard_notify_enter(seat->seat, surface, NULL, 0, NULL);
+}
+
+void
+vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface)
+{
+	seat->view_focus = surface;
+	update_focus(seat);
+}
+
+void
+vl_seat_focus_layer(struct vl_seat *seat, struct wlr_surface *surface)
+{
+	seat->layer_focus = surface;
+	update_focus(seat);
+}
+
+struct wlr_surface *
+vl_seat_layer_focus(struct vl_seat *seat)
+{
+	return seat->layer_focus;
 }
 
 /* Pointer-like devices: the surface under a point in layout coordinates */
@@ -290,6 +313,8 @@ handle_button(struct wl_listener *listener, void *data)
 	struct wlr_pointer_button_event *event = data;
 
 	notify_activity(seat);
+	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED)
+		vl_layers_handle_press(seat->server, seat->seat->pointer_state.focused_surface);
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, event->button, event->state);
 }
 
@@ -344,6 +369,7 @@ handle_touch_down(struct wl_listener *listener, void *data)
 		return;
 	*origin = (struct vl_touch_origin){
 		.used = true, .id = event->touch_id, .x = lx - sx, .y = ly - sy};
+	vl_layers_handle_press(seat->server, surface);
 	wlr_seat_touch_notify_down(seat->seat, surface, event->time_msec, event->touch_id, sx, sy);
 }
 
@@ -429,6 +455,8 @@ handle_tablet_tip(struct wl_listener *listener, void *data)
 		return;
 	wlr_cursor_warp_closest(seat->cursor, NULL, lx, ly);
 	pointer_moved(seat, event->time_msec);
+	if (event->state == WLR_TABLET_TOOL_TIP_DOWN)
+		vl_layers_handle_press(seat->server, seat->seat->pointer_state.focused_surface);
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, BTN_LEFT,
 		event->state == WLR_TABLET_TOOL_TIP_DOWN ? WL_POINTER_BUTTON_STATE_PRESSED
 							 : WL_POINTER_BUTTON_STATE_RELEASED);

@@ -31,6 +31,18 @@
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
+#ifdef VL_HAVE_LAYER_SHELL
+#include <wlr/types/wlr_layer_shell_v1.h>
+#else
+/* the layers are there, empty, without layer-shell */
+enum {
+	ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND,
+	ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM,
+	ZWLR_LAYER_SHELL_V1_LAYER_TOP,
+	ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY
+};
+#endif
+
 #include "server.h"
 
 static void
@@ -101,7 +113,19 @@ create_globals(struct vl_server *server)
 	/* Where no window is, the panel is white, as paper. */
 	const float white[4] = {1.0f, 1.0f, 1.0f, 1.0f};
 	server->background = wlr_scene_rect_create(&server->scene->tree, 0, 0, white);
+	server->layer_trees[ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND] =
+		wlr_scene_tree_create(&server->scene->tree);
+	server->layer_trees[ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM] =
+		wlr_scene_tree_create(&server->scene->tree);
 	server->views_tree = wlr_scene_tree_create(&server->scene->tree);
+	server->layer_trees[ZWLR_LAYER_SHELL_V1_LAYER_TOP] =
+		wlr_scene_tree_create(&server->scene->tree);
+	server->layer_trees[ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY] =
+		wlr_scene_tree_create(&server->scene->tree);
+	server->layer_popups_tree = wlr_scene_tree_create(&server->scene->tree);
+	for (size_t i = 0; i < sizeof(server->layer_trees) / sizeof(server->layer_trees[0]); i++)
+		if (!server->layer_trees[i])
+			return false;
 	server->xdg_shell = wlr_xdg_shell_create(display, 6);
 	server->decoration_manager = wlr_xdg_decoration_manager_v1_create(display);
 	server->content_type_manager = wlr_content_type_manager_v1_create(display, 1);
@@ -109,9 +133,10 @@ create_globals(struct vl_server *server)
 	server->idle_notifier = wlr_idle_notifier_v1_create(display);
 	server->idle_inhibit_manager = wlr_idle_inhibit_v1_create(display);
 	if (!server->scene_layout || !server->background || !server->views_tree ||
-		!server->xdg_shell || !server->decoration_manager ||
-		!server->content_type_manager || !server->virtual_keyboard_manager ||
-		!server->idle_notifier || !server->idle_inhibit_manager)
+		!server->layer_popups_tree || !vl_layers_init(server) || !server->xdg_shell ||
+		!server->decoration_manager || !server->content_type_manager ||
+		!server->virtual_keyboard_manager || !server->idle_notifier ||
+		!server->idle_inhibit_manager)
 		return false;
 
 	/* presented = when the panel settled, from the backend's present events */
@@ -145,6 +170,7 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 {
 	wl_list_init(&server->outputs);
 	wl_list_init(&server->views);
+	wl_list_init(&server->layer_surfaces);
 	server->display = wl_display_create();
 	if (!server->display) {
 		snprintf(error, error_size, "cannot create the Wayland display");
@@ -222,6 +248,7 @@ vl_server_finish(struct vl_server *server)
 		wl_list_remove(&server->new_decoration.link);
 		wl_list_remove(&server->new_virtual_keyboard.link);
 	}
+	vl_layers_finish(server);
 	/* The panel keeps showing the last frame: destroying the backend sends nothing. */
 	if (server->backend)
 		wlr_backend_destroy(server->backend);
@@ -246,8 +273,15 @@ vl_server_usable_area(struct vl_server *server, struct wlr_box *box)
 	struct vl_output *output = vl_output_first(server);
 
 	*box = (struct wlr_box){0};
-	if (output)
-		wlr_output_layout_get_box(server->output_layout, output->wlr_output, box);
+	if (!output)
+		return;
+	wlr_output_layout_get_box(server->output_layout, output->wlr_output, box);
+	box->x += server->exclusive.left;
+	box->y += server->exclusive.top;
+	box->width -= server->exclusive.left + server->exclusive.right;
+	box->height -= server->exclusive.top + server->exclusive.bottom;
+	if (box->width <= 0 || box->height <= 0)
+		*box = (struct wlr_box){0};
 }
 
 void

@@ -32,18 +32,27 @@ struct vl_server {
 	struct wlr_output_layout *output_layout;
 	struct wlr_scene_output_layout *scene_layout;
 	struct wlr_scene_rect *background; /* paper white, under the views */
+	/* layer-shell's layers: background and bottom below the views, top and overlay above */
+	struct wlr_scene_tree *layer_trees[4];
 	struct wlr_scene_tree *views_tree;
+	struct wlr_scene_tree *layer_popups_tree; /* popups of layer surfaces, above all */
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_xdg_decoration_manager_v1 *decoration_manager;
 	struct wlr_content_type_manager_v1 *content_type_manager;
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard_manager;
 	struct wlr_idle_notifier_v1 *idle_notifier;
 	struct wlr_idle_inhibit_manager_v1 *idle_inhibit_manager;
+	struct wlr_layer_shell_v1 *layer_shell; /* NULL when built without layer-shell */
 	struct wlr_xwayland *xwayland;
 	struct vl_seat *seat;
 
-	struct wl_list outputs; /* struct vl_output */
-	struct wl_list views;   /* struct vl_view, most recently mapped first */
+	struct wl_list outputs;        /* struct vl_output */
+	struct wl_list views;          /* struct vl_view, most recently mapped first */
+	struct wl_list layer_surfaces; /* struct vl_layer_surface */
+	/* what the layer surfaces' exclusive zones take from each edge of the output */
+	struct {
+		int top, right, bottom, left;
+	} exclusive;
 
 	struct wl_listener new_output;
 	struct wl_listener new_input;
@@ -51,6 +60,7 @@ struct vl_server {
 	struct wl_listener new_popup;
 	struct wl_listener new_decoration;
 	struct wl_listener new_virtual_keyboard;
+	struct wl_listener new_layer_surface;
 	struct wl_listener new_xwayland_surface;
 	struct wl_listener xwayland_ready;
 
@@ -77,7 +87,10 @@ bool vl_server_init(struct vl_server *server, char *error, size_t error_size);
 void vl_server_finish(struct vl_server *server);
 /* Applies the configuration again after a reload: refresh policy, input. */
 void vl_server_apply_config(struct vl_server *server);
-/* The box the views fill: the output's, in layout coordinates (empty without one). */
+/*
+ * The box the views fill: the output's less the layer surfaces' exclusive
+ * zones, in layout coordinates (empty without an output).
+ */
 void vl_server_usable_area(struct vl_server *server, struct wlr_box *box);
 
 /* output.c */
@@ -93,13 +106,53 @@ void vl_views_arrange(struct vl_server *server);
 /* Hints for the panel: each view's refresh mode over its area. */
 void vl_views_add_hints(struct vl_server *server, struct vl_output *output);
 
+/* layer.c: layer-shell, when built with it */
+#ifdef VL_HAVE_LAYER_SHELL
+bool vl_layers_init(struct vl_server *server);
+void vl_layers_finish(struct vl_server *server);
+/*
+ * Places the layer surfaces on the output, computes the usable area their
+ * exclusive zones leave, and arranges the views in it.
+ */
+void vl_layers_arrange(struct vl_server *server);
+/* Hints for the panel: each mapped layer surface's refresh mode over its area. */
+void vl_layers_add_hints(struct vl_server *server, struct vl_output *output);
+/* A button, touch or pen press on surface (NULL: none): on-demand keyboard focus. */
+void vl_layers_handle_press(struct vl_server *server, struct wlr_surface *surface);
+#else
+static inline bool
+vl_layers_init(struct vl_server *server)
+{
+	return true;
+}
+static inline void
+vl_layers_finish(struct vl_server *server)
+{
+}
+static inline void
+vl_layers_arrange(struct vl_server *server)
+{
+}
+static inline void
+vl_layers_add_hints(struct vl_server *server, struct vl_output *output)
+{
+}
+static inline void
+vl_layers_handle_press(struct vl_server *server, struct wlr_surface *surface)
+{
+}
+#endif
+
 /* seat.c */
 struct vl_seat *vl_seat_create(struct vl_server *server);
 void vl_seat_destroy(struct vl_seat *seat);
 void vl_seat_handle_new_input(struct wl_listener *listener, void *data);
 void vl_seat_handle_new_virtual_keyboard(struct wl_listener *listener, void *data);
-/* Gives keyboard focus to surface (NULL: none). */
+/* Gives keyboard focus to the view's surface (NULL: none), unless a layer surface has it. */
 void vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface);
+/* Gives keyboard focus to a layer surface, over the views; NULL gives it back to them. */
+void vl_seat_focus_layer(struct vl_seat *seat, struct wlr_surface *surface);
+struct wlr_surface *vl_seat_layer_focus(struct vl_seat *seat);
 struct wlr_seat *vl_seat_wlr(struct vl_seat *seat);
 /* Applies the config's cursor and keyboard settings again. */
 void vl_seat_configure(struct vl_seat *seat);

@@ -314,6 +314,8 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 {
 	struct vl_server *server = wl_container_of(listener, server, new_popup);
 	struct wlr_xdg_popup *xdg_popup = data;
+	if (!xdg_popup->parent) /* a layer surface's: layer.c places it */
+		return;
 	struct wlr_xdg_surface *parent = wlr_xdg_surface_try_from_wlr_surface(xdg_popup->parent);
 
 	if (!parent || !parent->data) {

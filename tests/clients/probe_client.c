@@ -10,6 +10,11 @@
  * a gray block, the window declaring no content type or "photo"; dialog: a
  * 200x100 black dialog (a toplevel with the window as parent) and a 50x50
  * black subsurface at 10,10 of the window.
+ *
+ *   probe_client resize
+ *
+ * A white window that follows every configure, printing "configure WxH"
+ * for each, until the compositor closes it or the probe is killed.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -195,19 +200,47 @@ show_dialog(struct client *c, struct wl_display *display, struct wl_surface *sur
 	wl_buffer_destroy(sub_buffer);
 }
 
+/* A white window redrawn at the size of every configure, until closed. */
+static int
+follow_configures(struct client *c, struct wl_display *display, struct wl_surface *surface)
+{
+	int shown_width = 0, shown_height = 0;
+
+	while (!c->closed) {
+		if (c->width != shown_width || c->height != shown_height) {
+			shown_width = c->width;
+			shown_height = c->height;
+			printf("configure %dx%d\n", shown_width, shown_height);
+			fflush(stdout);
+			struct wl_buffer *buffer =
+				solid_buffer(c, shown_width, shown_height, 0xffffffff);
+			wl_surface_attach(surface, buffer, 0, 0);
+			wl_surface_damage_buffer(surface, 0, 0, shown_width, shown_height);
+			wl_surface_commit(surface);
+			wl_buffer_destroy(buffer);
+		}
+		if (wl_display_dispatch(display) < 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct client c = {.width = 640, .height = 480};
 
-	const char *mode = argc == 3 ? argv[1] : "";
-	if (strcmp(mode, "full") && strcmp(mode, "char") && strcmp(mode, "gray") &&
-		strcmp(mode, "photo") && strcmp(mode, "dialog")) {
-		fprintf(stderr, "usage: probe_client full|char|gray|photo|dialog COUNT\n");
+	const char *mode = argc == 3 ? argv[1] : argc == 2 ? argv[1] : "";
+	bool resize = argc == 2 && strcmp(mode, "resize") == 0;
+	if (!resize && (argc != 3 || (strcmp(mode, "full") && strcmp(mode, "char") &&
+					     strcmp(mode, "gray") && strcmp(mode, "photo") &&
+					     strcmp(mode, "dialog")))) {
+		fprintf(stderr, "usage: probe_client full|char|gray|photo|dialog COUNT\n"
+				"       probe_client resize\n");
 		return 2;
 	}
 	bool full = strcmp(mode, "full") == 0;
-	int count = atoi(argv[2]);
+	int count = resize ? 0 : atoi(argv[2]);
 	struct wl_display *display = wl_display_connect(NULL);
 	if (!display) {
 		fprintf(stderr, "cannot connect to the Wayland display\n");
@@ -235,6 +268,8 @@ main(int argc, char **argv)
 	wl_surface_commit(surface);
 	while (!c.configured && wl_display_dispatch(display) >= 0)
 		;
+	if (resize)
+		return follow_configures(&c, display, surface);
 
 	int stride = c.width * 4;
 	size_t size = (size_t)stride * c.height;

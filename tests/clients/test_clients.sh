@@ -71,7 +71,8 @@ expect "wayland-info runs under vellum" [ "$status" = 0 ]
 for global in wl_compositor wl_subcompositor wl_shm wl_seat wl_output wl_data_device_manager \
 	xdg_wm_base zxdg_decoration_manager_v1 wp_viewporter wp_presentation \
 	wp_content_type_manager_v1 zwlr_screencopy_manager_v1 zwp_virtual_keyboard_manager_v1 \
-	zwp_idle_inhibit_manager_v1 zxdg_output_manager_v1 wp_single_pixel_buffer_manager_v1; do
+	zwp_idle_inhibit_manager_v1 zxdg_output_manager_v1 wp_single_pixel_buffer_manager_v1 \
+	zwlr_layer_shell_v1; do
 	expect "global $global" grep -q "'$global'" <<<"$out"
 done
 
@@ -160,6 +161,49 @@ expect "foot showed its window" [ "$before" -ge 1 ]
 expect "typed keys reach the panel" [ "$(updates)" -gt "$before" ]
 # the one flash allowed is the idle cleanup after the typing stopped
 expect "... each keystroke a small update, without a flash" small_updates_after "$before" 200 130 1
+
+# --- an on-screen keyboard (wvkbd, layer-shell) beside a window that follows its configures
+KB=200
+cat >"$work/keyboard.sh" <<'SCRIPT'
+# keyboard.sh WORK PROBE HIDE: the probe's window, the keyboard over its
+# bottom, and with HIDE=1 the keyboard gone again before the end
+configures() { grep -c '^configure' "$1/sizes"; }
+wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+"$2" resize >"$1/sizes" &
+wait_for [ "$(configures "$1")" -ge 1 ]
+wvkbd-mobintl -H 200 -L 200 &
+keyboard=$!
+wait_for [ "$(configures "$1")" -ge 2 ]
+# the keyboard's rows reached the panel
+wait_for grep -qE '^update .* y=(4|5)[0-9][0-9] ' "$VELLUM_MEMORY_TRACE"
+if [ "$3" = 1 ]; then
+	kill $keyboard
+	wait_for [ "$(configures "$1")" -ge 3 ]
+	updates=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
+	wait_for [ "$(grep -c '^update' "$VELLUM_MEMORY_TRACE")" -gt "$updates" ]
+fi
+SCRIPT
+# not_white_rows FROM TO: the pixels of rows FROM..TO-1 of the panel that are not white
+not_white_rows() {
+	od -An -v -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4 + $1 * W)) -N $((($2 - $1) * W)) \
+		"$VELLUM_MEMORY_PANEL" | tr -s ' ' '\n' | grep -v '^$' | grep -vc '^255$'
+}
+if command -v wvkbd-mobintl >/dev/null; then
+	run_vellum -- bash "$work/keyboard.sh" "$work" "$probe" 0
+	expect "wvkbd beside a window: the window is configured to the panel first" \
+		[ "$(sed -n 1p "$work/sizes")" = "configure ${W}x${H}" ]
+	expect "... then shrinks by the keyboard's exclusive zone" \
+		[ "$(sed -n 2p "$work/sizes")" = "configure ${W}x$((H - KB))" ]
+	expect "the keyboard is on the panel, at the bottom" \
+		[ "$(not_white_rows $((H - KB)) $H)" -gt $((W * KB / 2)) ]
+	expect "... and the window, white, above it" [ "$(not_white_rows 0 $((H - KB)))" = 0 ]
+	run_vellum -- bash "$work/keyboard.sh" "$work" "$probe" 1
+	expect "when wvkbd exits the window gets the full height back" \
+		[ "$(sed -n 3p "$work/sizes")" = "configure ${W}x${H}" ]
+	expect "... and fills the panel again" [ "$(not_white_rows 0 $H)" = 0 ]
+else
+	echo "# wvkbd is not installed: the on-screen keyboard cases are skipped"
+fi
 
 # --- grim through screencopy
 cat >"$work/grab.sh" <<'SCRIPT'
