@@ -290,12 +290,38 @@ handle_pointer_axis(
 {
 }
 
+static void
+handle_pointer_frame(void *data, struct wl_pointer *pointer)
+{
+}
+
+static void
+handle_pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source)
+{
+}
+
+static void
+handle_pointer_axis_stop(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis)
+{
+}
+
+static void
+handle_pointer_axis_discrete(
+	void *data, struct wl_pointer *pointer, uint32_t axis, int32_t discrete)
+{
+}
+
+/* Every event of wl_seat version 5, which the client binds at most. */
 static const struct wl_pointer_listener pointer_listener = {
 	.enter = handle_pointer_enter,
 	.leave = handle_pointer_leave,
 	.motion = handle_pointer_motion,
 	.button = handle_pointer_button,
 	.axis = handle_pointer_axis,
+	.frame = handle_pointer_frame,
+	.axis_source = handle_pointer_axis_source,
+	.axis_stop = handle_pointer_axis_stop,
+	.axis_discrete = handle_pointer_axis_discrete,
 };
 
 /* ---- touch: the first finger is a contact ---- */
