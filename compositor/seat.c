@@ -1,9 +1,9 @@
 /*
  * Input: keyboards (xkb, with the config's layout), pointers, touchscreens
- * and pens. A touchscreen or pen is laminated to the panel, so its
- * coordinates are the panel's native ones and follow the output's rotation
- * into the rotated layout. The cursor image is drawn only when the config
- * asks for it.
+ * and pens (tablet-v2, or the pointer for clients without it). A
+ * touchscreen or pen is laminated to the panel, so its coordinates are the
+ * panel's native ones and follow the output's rotation into the rotated
+ * layout. The cursor image is drawn only when the config asks for it.
  */
 #include <linux/input-event-codes.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_tablet_tool.h>
+#include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xcursor_manager.h>
@@ -48,10 +49,12 @@ struct vl_seat {
 	struct vl_touch_origin touches[VL_MAX_TOUCH_POINTS];
 	/* the keyboard goes to the layer surface when there is one, else to the view */
 	struct wlr_surface *view_focus, *layer_focus;
+	/* where the pen is, as fractions of the panel, and the surface it is down on */
+	double pen_x, pen_y, pen_origin_x, pen_origin_y;
 
 	struct wl_listener motion, motion_absolute, button, axis, frame;
 	struct wl_listener touch_down, touch_up, touch_motion, touch_frame, touch_cancel;
-	struct wl_listener tablet_axis, tablet_tip;
+	struct wl_listener tablet_proximity, tablet_axis, tablet_tip, tablet_button;
 	struct wl_listener request_set_cursor, request_set_selection, request_set_primary_selection;
 };
 
@@ -425,22 +428,103 @@ handle_touch_cancel(struct wl_listener *listener, void *data)
 		wlr_seat_touch_notify_cancel(seat->seat, point->client);
 }
 
-/* Pens: the pointer, moved where the pen is, pressing while the tip touches. */
+/*
+ * Pens: tablet tool events for clients that bound tablet-v2, the pointer for
+ * the others (moved where the pen is, pressing while the tip touches). A pen
+ * that went down on a surface stays with it until it is lifted, as a touch
+ * does.
+ */
+
+static struct wlr_tablet_v2_tablet_tool *
+tablet_tool(struct vl_seat *seat, struct wlr_tablet_tool *wlr_tool)
+{
+	/* freed by wlroots with the tool */
+	if (!wlr_tool->data)
+		wlr_tool->data =
+			wlr_tablet_tool_create(seat->server->tablet_manager, seat->seat, wlr_tool);
+	return wlr_tool->data;
+}
+
+/*
+ * Moves the pen to where the seat last saw it: as a tablet tool onto the surface there when its
+ * client takes tablet events, else as the pointer. Returns the tablet tool when the event went to a
+ * surface as one.
+ */
+static struct wlr_tablet_v2_tablet_tool *
+pen_moved(struct vl_seat *seat, struct wlr_tablet *tablet, struct wlr_tablet_tool *wlr_tool,
+	uint32_t time_msec)
+{
+	struct wlr_tablet_v2_tablet_tool *tool = tablet_tool(seat, wlr_tool);
+	struct wlr_tablet_v2_tablet *tablet_v2 = tablet->data;
+	double lx, ly, sx, sy;
+
+	if (!maps_to_panel(seat, &tablet->base) ||
+		!panel_to_layout(seat, seat->pen_x, seat->pen_y, &lx, &ly))
+		return NULL;
+	notify_activity(seat);
+	if (tool && tool->is_down && tool->focused_surface) {
+		wlr_tablet_v2_tablet_tool_notify_motion(
+			tool, lx - seat->pen_origin_x, ly - seat->pen_origin_y);
+		return tool;
+	}
+	struct wlr_surface *surface = surface_at(seat, lx, ly, &sx, &sy);
+	if (tool && tablet_v2 && surface && wlr_surface_accepts_tablet_v2(tablet_v2, surface)) {
+		wlr_tablet_v2_tablet_tool_notify_proximity_in(tool, tablet_v2, surface);
+		wlr_tablet_v2_tablet_tool_notify_motion(tool, sx, sy);
+		seat->pen_origin_x = lx - sx;
+		seat->pen_origin_y = ly - sy;
+		return tool;
+	}
+	if (tool && tool->focused_surface)
+		wlr_tablet_v2_tablet_tool_notify_proximity_out(tool);
+	wlr_cursor_warp_closest(seat->cursor, NULL, lx, ly);
+	pointer_moved(seat, time_msec);
+	wlr_seat_pointer_notify_frame(seat->seat);
+	return NULL;
+}
+
+static void
+handle_tablet_proximity(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, tablet_proximity);
+	struct wlr_tablet_tool_proximity_event *event = data;
+	struct wlr_tablet_v2_tablet_tool *tool = tablet_tool(seat, event->tool);
+
+	if (event->state == WLR_TABLET_TOOL_PROXIMITY_OUT) {
+		if (tool && tool->focused_surface)
+			wlr_tablet_v2_tablet_tool_notify_proximity_out(tool);
+		return;
+	}
+	seat->pen_x = event->x;
+	seat->pen_y = event->y;
+	pen_moved(seat, event->tablet, event->tool, event->time_msec);
+}
 
 static void
 handle_tablet_axis(struct wl_listener *listener, void *data)
 {
 	struct vl_seat *seat = wl_container_of(listener, seat, tablet_axis);
 	struct wlr_tablet_tool_axis_event *event = data;
-	double lx, ly;
+	struct wlr_tablet_v2_tablet_tool *tool = NULL;
 
-	if (!(event->updated_axes & (WLR_TABLET_TOOL_AXIS_X | WLR_TABLET_TOOL_AXIS_Y)) ||
-		!maps_to_panel(seat, &event->tablet->base) ||
-		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+	/* an axis that did not change is not in the event */
+	if (event->updated_axes & WLR_TABLET_TOOL_AXIS_X)
+		seat->pen_x = event->x;
+	if (event->updated_axes & WLR_TABLET_TOOL_AXIS_Y)
+		seat->pen_y = event->y;
+	if (event->updated_axes & (WLR_TABLET_TOOL_AXIS_X | WLR_TABLET_TOOL_AXIS_Y))
+		tool = pen_moved(seat, event->tablet, event->tool, event->time_msec);
+	else if (event->tool->data &&
+		 ((struct wlr_tablet_v2_tablet_tool *)event->tool->data)->focused_surface)
+		tool = event->tool->data;
+	if (!tool)
 		return;
-	wlr_cursor_warp_closest(seat->cursor, NULL, lx, ly);
-	pointer_moved(seat, event->time_msec);
-	wlr_seat_pointer_notify_frame(seat->seat);
+	if (event->updated_axes & WLR_TABLET_TOOL_AXIS_PRESSURE)
+		wlr_tablet_v2_tablet_tool_notify_pressure(tool, event->pressure);
+	if (event->updated_axes & WLR_TABLET_TOOL_AXIS_DISTANCE)
+		wlr_tablet_v2_tablet_tool_notify_distance(tool, event->distance);
+	if (event->updated_axes & (WLR_TABLET_TOOL_AXIS_TILT_X | WLR_TABLET_TOOL_AXIS_TILT_Y))
+		wlr_tablet_v2_tablet_tool_notify_tilt(tool, event->tilt_x, event->tilt_y);
 }
 
 static void
@@ -448,19 +532,43 @@ handle_tablet_tip(struct wl_listener *listener, void *data)
 {
 	struct vl_seat *seat = wl_container_of(listener, seat, tablet_tip);
 	struct wlr_tablet_tool_tip_event *event = data;
-	double lx, ly;
+	bool down = event->state == WLR_TABLET_TOOL_TIP_DOWN;
 
-	if (!maps_to_panel(seat, &event->tablet->base) ||
-		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+	seat->pen_x = event->x;
+	seat->pen_y = event->y;
+	struct wlr_tablet_v2_tablet_tool *tool =
+		pen_moved(seat, event->tablet, event->tool, event->time_msec);
+	if (tool) {
+		if (down) {
+			vl_layers_handle_press(seat->server, tool->focused_surface);
+			wlr_tablet_v2_tablet_tool_notify_down(tool);
+		} else {
+			wlr_tablet_v2_tablet_tool_notify_up(tool);
+		}
 		return;
-	wlr_cursor_warp_closest(seat->cursor, NULL, lx, ly);
-	pointer_moved(seat, event->time_msec);
-	if (event->state == WLR_TABLET_TOOL_TIP_DOWN)
+	}
+	if (!maps_to_panel(seat, &event->tablet->base))
+		return;
+	if (down)
 		vl_layers_handle_press(seat->server, seat->seat->pointer_state.focused_surface);
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, BTN_LEFT,
-		event->state == WLR_TABLET_TOOL_TIP_DOWN ? WL_POINTER_BUTTON_STATE_PRESSED
-							 : WL_POINTER_BUTTON_STATE_RELEASED);
+		down ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
 	wlr_seat_pointer_notify_frame(seat->seat);
+}
+
+static void
+handle_tablet_button(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, tablet_button);
+	struct wlr_tablet_tool_button_event *event = data;
+	struct wlr_tablet_v2_tablet_tool *tool = tablet_tool(seat, event->tool);
+
+	/* the pen's side buttons mean nothing to a pointer */
+	if (tool && tool->focused_surface)
+		wlr_tablet_v2_tablet_tool_notify_button(tool, event->button,
+			event->state == WLR_BUTTON_PRESSED
+				? ZWP_TABLET_PAD_V2_BUTTON_STATE_PRESSED
+				: ZWP_TABLET_PAD_V2_BUTTON_STATE_RELEASED);
 }
 
 /* Requests from clients */
@@ -538,6 +646,10 @@ add_device(struct vl_seat *seat, struct wlr_input_device *wlr_device)
 	wl_signal_add(&wlr_device->events.destroy, &device->destroy);
 	wl_list_insert(&seat->devices, &device->link);
 	wlr_cursor_attach_input_device(seat->cursor, wlr_device);
+	/* freed by wlroots with the device */
+	if (wlr_device->type == WLR_INPUT_DEVICE_TABLET)
+		wlr_tablet_from_input_device(wlr_device)->data =
+			wlr_tablet_create(seat->server->tablet_manager, seat->seat, wlr_device);
 	if (wlr_device->type != WLR_INPUT_DEVICE_POINTER && !maps_to_panel(seat, wlr_device))
 		wlr_log(WLR_INFO, "%s is not mapped to the panel (input touch-device)",
 			wlr_device->name);
@@ -630,8 +742,11 @@ vl_seat_create(struct vl_server *server)
 	LISTEN(&cursor->events.touch_motion, &seat->touch_motion, handle_touch_motion);
 	LISTEN(&cursor->events.touch_frame, &seat->touch_frame, handle_touch_frame);
 	LISTEN(&cursor->events.touch_cancel, &seat->touch_cancel, handle_touch_cancel);
+	LISTEN(&cursor->events.tablet_tool_proximity, &seat->tablet_proximity,
+		handle_tablet_proximity);
 	LISTEN(&cursor->events.tablet_tool_axis, &seat->tablet_axis, handle_tablet_axis);
 	LISTEN(&cursor->events.tablet_tool_tip, &seat->tablet_tip, handle_tablet_tip);
+	LISTEN(&cursor->events.tablet_tool_button, &seat->tablet_button, handle_tablet_button);
 	LISTEN(&seat->seat->events.request_set_cursor, &seat->request_set_cursor,
 		handle_request_set_cursor);
 	LISTEN(&seat->seat->events.request_set_selection, &seat->request_set_selection,
@@ -656,8 +771,10 @@ vl_seat_destroy(struct vl_seat *seat)
 		&seat->touch_motion,
 		&seat->touch_frame,
 		&seat->touch_cancel,
+		&seat->tablet_proximity,
 		&seat->tablet_axis,
 		&seat->tablet_tip,
+		&seat->tablet_button,
 		&seat->request_set_cursor,
 		&seat->request_set_selection,
 		&seat->request_set_primary_selection,

@@ -23,6 +23,7 @@
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_single_pixel_buffer_v1.h>
 #include <wlr/types/wlr_subcompositor.h>
+#include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
@@ -132,11 +133,12 @@ create_globals(struct vl_server *server)
 	server->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
 	server->idle_notifier = wlr_idle_notifier_v1_create(display);
 	server->idle_inhibit_manager = wlr_idle_inhibit_v1_create(display);
+	server->tablet_manager = wlr_tablet_v2_create(display);
 	if (!server->scene_layout || !server->background || !server->views_tree ||
 		!server->layer_popups_tree || !vl_layers_init(server) || !server->xdg_shell ||
 		!server->decoration_manager || !server->content_type_manager ||
 		!server->virtual_keyboard_manager || !server->idle_notifier ||
-		!server->idle_inhibit_manager)
+		!server->idle_inhibit_manager || !server->tablet_manager)
 		return false;
 
 	/* presented = when the panel settled, from the backend's present events */

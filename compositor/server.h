@@ -43,6 +43,7 @@ struct vl_server {
 	struct wlr_idle_notifier_v1 *idle_notifier;
 	struct wlr_idle_inhibit_manager_v1 *idle_inhibit_manager;
 	struct wlr_layer_shell_v1 *layer_shell; /* NULL when built without layer-shell */
+	struct wlr_tablet_manager_v2 *tablet_manager;
 	struct wlr_xwayland *xwayland;
 	struct vl_seat *seat;
 

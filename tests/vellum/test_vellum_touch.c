@@ -4,11 +4,14 @@
  * at the surface point drawn there, with the output rotated by 0 and 90
  * degrees: the input devices are uinput ones with axes in panel pixels, the
  * client is touch_probe, which draws a marker at a known surface point and
- * reports where it was touched. Where the marker is, is read back from the
+ * reports where it was touched. The pen reaches a client that bound
+ * tablet-v2 as a tablet tool (and not as the pointer), the others as the
+ * pointer. Where the marker is, is read back from the
  * panel, so the test holds whichever way a rotation turns the picture.
  */
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +42,21 @@ check_point(const char *line, const char *what, double want_x, double want_y)
 }
 
 static void
-run_rotation(struct epd *d, int rotation, int touch, int pen)
+run_rotation(struct epd *d, int rotation, bool tablet, int touch, int pen)
 {
 	char rot[8], line[256], app[256];
 	struct vellum_run run;
 	struct vellum_box box;
 	int width, height;
 
-	epd_phase("rotation %d: the probe shows its window", rotation);
+	epd_phase("rotation %d%s: the probe shows its window", rotation,
+		tablet ? ", a client of tablet-v2" : "");
 	snprintf(rot, sizeof(rot), "%d", rotation);
 	/* a white panel and an empty trace: what follows is this run's */
 	epd_clear(d);
 	epd_trace_clear(d);
-	snprintf(app, sizeof(app), "%s %d %d 2", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y);
+	snprintf(app, sizeof(app), "%s %d %d 2%s", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y,
+		tablet ? " tablet" : "");
 	const char *args[] = {"-r", rot, "-d", d->devnode, "--", "sh", "-c", app, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
@@ -76,10 +81,14 @@ run_rotation(struct epd *d, int rotation, int touch, int pen)
 
 	epd_phase("rotation %d: a pen press", rotation);
 	vm_pen_click(pen, px, py);
-	if (CHECK(vellum_expect(&run, "button ", line, sizeof(line), 60)))
-		check_point(line, "the pen", MARKER_X, MARKER_Y);
+	if (CHECK(vellum_expect(&run, tablet ? "tool-down " : "button ", line, sizeof(line), 60)))
+		check_point(line, tablet ? "the pen as a tablet tool" : "the pen as the pointer",
+			MARKER_X, MARKER_Y);
 
-	/* the probe exits after its two events, and vellum with its status */
+	/*
+	 * the probe exits after its two events, and vellum with its status; a
+	 * client of tablet-v2 that got the pen as the pointer too exits with 2
+	 */
 	CHECK_EQ(vellum_wait(&run, 60), 0);
 }
 
@@ -88,15 +97,17 @@ main(void)
 {
 	struct epd dev, *d = &dev;
 
-	epd_begin("vellum_touch", 280);
+	epd_begin("vellum_touch", 560);
 	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
 	vm_input_setup();
 	int touch = vm_uinput_touchscreen(PANEL_W, PANEL_H);
 	int pen = vm_uinput_pen(PANEL_W, PANEL_H);
 	vm_udev_settle();
 
-	run_rotation(d, 0, touch, pen);
-	run_rotation(d, 90, touch, pen);
+	run_rotation(d, 0, false, touch, pen);
+	run_rotation(d, 90, false, touch, pen);
+	run_rotation(d, 0, true, touch, pen);
+	run_rotation(d, 90, true, touch, pen);
 
 	vm_uinput_destroy(touch);
 	vm_uinput_destroy(pen);
