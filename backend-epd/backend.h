@@ -72,6 +72,9 @@ struct vl_epd_flush_record {
 	bool flashed;
 	uint32_t markers[VL_EPD_MAX_UPDATES_PER_FLUSH];
 	pixman_box32_t boxes[VL_EPD_MAX_UPDATES_PER_FLUSH];
+	/* each update's, for feedback on an area */
+	const char *waveforms[VL_EPD_MAX_UPDATES_PER_FLUSH];
+	bool flashing[VL_EPD_MAX_UPDATES_PER_FLUSH];
 };
 
 /* A commit waiting for the panel; its feedback fires once its flush completed. */
@@ -87,8 +90,12 @@ struct vl_epd_commit {
 };
 
 struct vl_epd_feedback_entry {
-	vl_epd_feedback_func func;
+	vl_epd_feedback_func func; /* NULL: only marks a change of owner's content */
 	void *data;
+	uint64_t owner; /* 0: feedback on the whole commit */
+	pixman_box32_t area;
+	const char *waveform; /* for an area: what drew it, once its flush completed */
+	bool flashed;
 };
 
 struct vl_epd_output {

@@ -182,6 +182,8 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 		record->waveform = wf ? wf->name : "AUTO";
 	record->markers[record->n] = update.marker;
 	record->boxes[record->n] = plan->box;
+	record->waveforms[record->n] = wf ? wf->name : "AUTO";
+	record->flashing[record->n] = flashing;
 	record->n++;
 	record->flashed |= flashing;
 	return true;

@@ -231,13 +231,21 @@ call_feedback(struct vl_epd_commit *commit, bool settled)
 	struct vl_epd_feedback feedback = {
 		.settled = settled,
 		.when = commit->when,
-		.waveform = commit->waveform,
-		.flashed = commit->flashed,
 	};
 	struct vl_epd_feedback_entry *entry;
 
-	wl_array_for_each (entry, &commit->feedback)
+	wl_array_for_each (entry, &commit->feedback) {
+		if (!entry->func)
+			continue;
+		if (entry->owner != 0) {
+			feedback.waveform = entry->waveform ? entry->waveform : "";
+			feedback.flashed = entry->flashed;
+		} else {
+			feedback.waveform = commit->waveform;
+			feedback.flashed = commit->flashed;
+		}
 		entry->func(&feedback, entry->data);
+	}
 }
 
 static void
@@ -247,15 +255,55 @@ free_commit(struct vl_epd_commit *commit)
 	free(commit);
 }
 
-/* Commits whose content is not part of a flush yet are superseded by newer content. */
+static bool
+has_owner(const struct wl_array *entries, size_t size, uint64_t owner)
+{
+	const struct vl_epd_feedback_entry *entry = entries->data;
+
+	for (size_t i = 0; i < size / sizeof(*entry); i++)
+		if (entry[i].owner == owner)
+			return true;
+	return false;
+}
+
+/*
+ * An owner's area is superseded only by the owner's newer content: feedback
+ * of owners that did not change since goes with the newer commit, which
+ * shows their content too.
+ */
 static void
-discard_pending(struct vl_epd_output *output)
+carry_over(struct vl_epd_commit *commit, struct wl_array *newer, size_t newer_size)
+{
+	struct vl_epd_feedback_entry *entry;
+
+	wl_array_for_each (entry, &commit->feedback) {
+		if (entry->owner == 0 || !entry->func || has_owner(newer, newer_size, entry->owner))
+			continue;
+		struct vl_epd_feedback_entry *moved = wl_array_add(newer, sizeof(*moved));
+		if (!moved)
+			continue; /* discarded instead: still exactly one call */
+		*moved = *entry;
+		entry->func = NULL;
+	}
+}
+
+/*
+ * Commits whose content is not part of a flush yet are superseded by newer
+ * content, whose feedback is newer (NULL: nothing newer will show them).
+ */
+static void
+discard_pending(struct vl_epd_output *output, struct wl_array *newer)
 {
 	struct vl_epd_commit *commit, *tmp;
+	size_t newer_size = newer ? newer->size : 0;
 
-	wl_list_for_each_safe (commit, tmp, &output->commits, link)
-		if (commit->flush_id == 0)
-			finish_commit(output, commit, false);
+	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
+		if (commit->flush_id != 0)
+			continue;
+		if (newer)
+			carry_over(commit, newer, newer_size);
+		finish_commit(output, commit, false);
+	}
 }
 
 static bool
@@ -374,6 +422,33 @@ is_fatal(int error)
 	return error == -ENODEV || error == -ENXIO || error == -EBADF || error == -ENOTTY;
 }
 
+/* The update of the flush that drew most of an area names its waveform. */
+static void
+name_area_waveform(struct vl_epd_feedback_entry *entry, const struct vl_epd_flush_record *record)
+{
+	uint64_t most = 0;
+
+	entry->waveform = "";
+	entry->flashed = false;
+	for (size_t i = 0; i < record->n; i++) {
+		const pixman_box32_t *box = &record->boxes[i];
+		pixman_box32_t overlap = {
+			box->x1 > entry->area.x1 ? box->x1 : entry->area.x1,
+			box->y1 > entry->area.y1 ? box->y1 : entry->area.y1,
+			box->x2 < entry->area.x2 ? box->x2 : entry->area.x2,
+			box->y2 < entry->area.y2 ? box->y2 : entry->area.y2,
+		};
+		if (overlap.x1 >= overlap.x2 || overlap.y1 >= overlap.y2)
+			continue;
+		uint64_t area = vl_epd_box_area(&overlap);
+		entry->flashed |= record->flashing[i];
+		if (area > most) {
+			most = area;
+			entry->waveform = record->waveforms[i];
+		}
+	}
+}
+
 static void
 complete_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 {
@@ -385,10 +460,15 @@ complete_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
 		if (commit->flush_id != id)
 			continue;
-		if (failed)
+		if (failed) {
 			commit->flush_id = 0; /* shown by the retry, or superseded */
-		else
-			finish_commit(output, commit, true);
+			continue;
+		}
+		struct vl_epd_feedback_entry *entry;
+		wl_array_for_each (entry, &commit->feedback)
+			if (entry->owner != 0)
+				name_area_waveform(entry, record);
+		finish_commit(output, commit, true);
 	}
 	if (failed)
 		schedule_retry(output);
@@ -484,7 +564,7 @@ disable(struct vl_epd_output *output)
 	output->enabled = false;
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
-	discard_pending(output);
+	discard_pending(output, NULL);
 	output->frame_held = false;
 	update_cleanup_timer(output);
 }
@@ -539,7 +619,7 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 		read_buffer(output, state, data, stride);
 		wlr_buffer_end_data_ptr_access(state->buffer);
 		/* The panel will show the newest content: older unsent content is superseded. */
-		discard_pending(output);
+		discard_pending(output, &output->next_feedback);
 	}
 	take_hints(output);
 
@@ -713,5 +793,23 @@ vl_epd_output_add_feedback(struct wlr_output *wlr_output, vl_epd_feedback_func f
 	if (!entry)
 		return false;
 	*entry = (struct vl_epd_feedback_entry){.func = func, .data = data};
+	return true;
+}
+
+bool
+vl_epd_output_add_area_feedback(struct wlr_output *wlr_output, const struct wlr_box *area,
+	uint64_t owner, vl_epd_feedback_func func, void *data)
+{
+	struct vl_epd_output *output = epd_output_from_output(wlr_output);
+	struct vl_epd_feedback_entry *entry = wl_array_add(&output->next_feedback, sizeof(*entry));
+
+	if (!entry)
+		return false;
+	*entry = (struct vl_epd_feedback_entry){
+		.func = func,
+		.data = data,
+		.owner = owner,
+		.area = {area->x, area->y, area->x + area->width, area->y + area->height},
+	};
 	return true;
 }

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -241,6 +242,132 @@ test_pacing_and_superseded(void **state)
 	vl_epd_memory_set_latency(f->device, 0);
 }
 
+struct area_result {
+	bool done, settled, flashed;
+	char waveform[16];
+};
+
+static void
+note_area_feedback(const struct vl_epd_feedback *feedback, void *data)
+{
+	struct area_result *result = data;
+
+	assert_false(result->done); /* exactly once */
+	result->done = true;
+	result->settled = feedback->settled;
+	result->flashed = feedback->flashed;
+	snprintf(result->waveform, sizeof(result->waveform), "%s", feedback->waveform);
+}
+
+static void
+add_area_feedback(struct scene_harness *h, int x, int y, int width, int height, uint64_t owner,
+	struct area_result *result)
+{
+	struct wlr_box area = {x, y, width, height};
+
+	if (result)
+		*result = (struct area_result){0};
+	assert_true(vl_epd_output_add_area_feedback(
+		h->output, &area, owner, result ? note_area_feedback : NULL, result));
+}
+
+/*
+ * Feedback on an area names the waveform that drew that area, not the
+ * commit's main one; an area the commit did not change names none.
+ */
+static void
+test_area_feedback_waveform(void **state)
+{
+	struct fixture *f = *state;
+	struct scene_harness *h = &f->harness;
+	struct vl_epd_hint text = {.box = {20, 20, 60, 60}, .mode = VL_EPD_MODE_TEXT};
+	struct vl_epd_hint fast = {.box = {300, 200, 60, 60}, .mode = VL_EPD_MODE_FAST};
+	struct area_result left, right, still;
+	const struct vl_epd_update *u;
+
+	scene_harness_rect(h, 0, 0, W, H, 255);
+	show(f, &u);
+	scene_harness_rect(h, 20, 20, 60, 60, 120);
+	scene_harness_rect(h, 300, 200, 60, 60, 0);
+	vl_epd_output_add_hint(h->output, &text);
+	vl_epd_output_add_hint(h->output, &fast);
+	add_area_feedback(h, 20, 20, 60, 60, 1, &left);
+	add_area_feedback(h, 300, 200, 60, 60, 2, &right);
+	add_area_feedback(h, 150, 100, 60, 60, 3, &still);
+	size_t n = show(f, &u);
+	assert_int_equal(n, 2);
+	assert_true(left.done && left.settled && right.done && right.settled && still.done);
+	assert_string_equal(left.waveform, "GL16");
+	assert_string_equal(right.waveform, "A2");
+	assert_string_equal(still.waveform, "");
+	assert_false(left.flashed || right.flashed || still.flashed);
+
+	/* A full refresh of one area: it flashed there, and only there. */
+	text.full_refresh = true;
+	vl_epd_output_add_hint(h->output, &text);
+	add_area_feedback(h, 20, 20, 60, 60, 1, &left);
+	add_area_feedback(h, 300, 200, 60, 60, 2, &right);
+	scene_harness_damage_all(h);
+	n = show(f, &u);
+	assert_int_equal(n, 1);
+	assert_rect(&u[0], 20, 20, 60, 60);
+	assert_true(u[0].full);
+	assert_string_equal(left.waveform, "GC16");
+	assert_true(left.flashed);
+	assert_string_equal(right.waveform, "");
+	assert_false(right.flashed);
+}
+
+/*
+ * While the panel is busy, a commit overtaken by a newer one supersedes the
+ * areas of the owners whose content changed since, and only theirs: the
+ * others are shown by the newer commit.
+ */
+static void
+test_area_feedback_superseded(void **state)
+{
+	struct fixture *f = *state;
+	struct scene_harness *h = &f->harness;
+	struct wlr_scene_rect *a = scene_harness_rect(h, 20, 200, 40, 40, 0);
+	struct wlr_scene_rect *b = scene_harness_rect(h, 300, 20, 40, 40, 0);
+	struct area_result a1, b1, a2;
+	const struct vl_epd_update *u;
+
+	show(f, &u);
+	vl_epd_memory_set_latency(f->device, 300);
+	/* two flushes in flight: the panel is saturated */
+	scene_harness_set_gray(a, 255);
+	assert_true(scene_harness_commit(h));
+	scene_harness_set_gray(a, 0);
+	assert_true(scene_harness_commit(h));
+
+	add_area_feedback(h, 20, 200, 40, 40, 1, &a1);
+	add_area_feedback(h, 300, 20, 40, 40, 2, &b1);
+	scene_harness_set_gray(a, 255);
+	scene_harness_set_gray(b, 255);
+	assert_true(wlr_scene_output_commit(h->scene_output, NULL));
+	/* a's owner changed its content again; b's did not */
+	add_area_feedback(h, 20, 200, 40, 40, 1, &a2);
+	add_area_feedback(h, 20, 200, 40, 40, 1, NULL);
+	scene_harness_set_gray(a, 128);
+	assert_true(wlr_scene_output_commit(h->scene_output, NULL));
+	wl_event_loop_dispatch(h->loop, 0);
+	assert_true(a1.done);
+	assert_false(a1.settled);
+	assert_false(b1.done);
+
+	assert_true(scene_harness_run_until(h, &b1.done));
+	assert_true(scene_harness_run_until(h, &a2.done));
+	assert_true(b1.settled);
+	assert_string_equal(b1.waveform, "DU");
+	assert_true(a2.settled);
+	assert_string_equal(a2.waveform, "GL16");
+	assert_int_equal(f->device->pixels[210 * W + 30], vl_epd_quantize_value(128, 16));
+	assert_int_equal(f->device->pixels[30 * W + 310], 255);
+	f->seen = vl_epd_memory_updates(f->device, &u);
+	vl_epd_memory_set_latency(f->device, 0);
+}
+
 /*
  * A driver that numbers its waveforms its own way, and has no A2 and no GC4:
  * the policy still picks by kind, the device gets the configured numbers.
@@ -331,6 +458,8 @@ main(void)
 		cmocka_unit_test(test_page_then_column),
 		cmocka_unit_test(test_animation_hint),
 		cmocka_unit_test(test_pacing_and_superseded),
+		cmocka_unit_test(test_area_feedback_waveform),
+		cmocka_unit_test(test_area_feedback_superseded),
 		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_waveform_map),
 		cmocka_unit_test(test_waveform_map_errors),

@@ -47,8 +47,12 @@ struct vl_epd_hint {
 struct vl_epd_feedback {
 	bool settled; /* false: newer content superseded this commit first */
 	struct timespec when;
-	const char *waveform; /* the main waveform that showed it */
-	bool flashed;
+	/*
+	 * The main waveform that showed it; for feedback on an area, the one
+	 * that drew most of the area, or "" when nothing in it had to be drawn.
+	 */
+	const char *waveform;
+	bool flashed; /* for an area: an update that touched it flashed */
 };
 
 typedef void (*vl_epd_feedback_func)(const struct vl_epd_feedback *feedback, void *data);
@@ -70,5 +74,16 @@ void vl_epd_output_add_hint(struct wlr_output *output, const struct vl_epd_hint 
  * or when newer content superseded it before it reached the panel.
  */
 bool vl_epd_output_add_feedback(struct wlr_output *output, vl_epd_feedback_func func, void *data);
+/*
+ * Like vl_epd_output_add_feedback, for one owner's area of the next commit
+ * (a surface's, in output buffer coordinates): the feedback names the
+ * waveform that drew that area. Newer content supersedes the commit only if
+ * it comes from the same owner: when a later commit overtakes this one before
+ * it reached the panel, the feedback moves on to that commit, unless that
+ * commit carries feedback of the same owner (non-zero), which means the
+ * owner's content changed since. func may be NULL, to mark such a change.
+ */
+bool vl_epd_output_add_area_feedback(struct wlr_output *output, const struct wlr_box *area,
+	uint64_t owner, vl_epd_feedback_func func, void *data);
 
 #endif
