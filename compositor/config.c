@@ -208,14 +208,15 @@ set_full_refresh_every(struct load *load, const char *value)
 	return true;
 }
 
+/* A delay such as 2000ms, 2s or 2000 (milliseconds); 0 or off: none. */
 static bool
-set_idle_cleanup(struct load *load, const char *value)
+parse_delay(struct load *load, const char *value, const char *zero_means, unsigned int *ms)
 {
 	unsigned long number, scale = 1;
 	const char *unit;
 
 	if (strcmp(value, "off") == 0) {
-		load->config->idle_cleanup_ms = 0;
+		*ms = 0;
 		return true;
 	}
 	if (parse_number(value, &unit, ULONG_MAX, &number)) {
@@ -224,14 +225,26 @@ set_idle_cleanup(struct load *load, const char *value)
 		else if (*unit && strcmp(unit, "ms") != 0)
 			unit = NULL;
 		if (unit && number <= UINT_MAX / scale) {
-			load->config->idle_cleanup_ms = (unsigned int)(number * scale);
+			*ms = (unsigned int)(number * scale);
 			return true;
 		}
 	}
 	return bad(load,
 		"expected a delay such as 2000ms, 2s or 2000 (milliseconds) up to %ums, "
-		"or 0 or off for never",
-		UINT_MAX);
+		"or 0 or off for %s",
+		UINT_MAX, zero_means);
+}
+
+static bool
+set_idle_cleanup(struct load *load, const char *value)
+{
+	return parse_delay(load, value, "never", &load->config->idle_cleanup_ms);
+}
+
+static bool
+set_full_refresh_interval(struct load *load, const char *value)
+{
+	return parse_delay(load, value, "no limit", &load->config->full_refresh_interval_ms);
 }
 
 static const char *const mode_names[] = {
@@ -354,6 +367,7 @@ static const struct key panel_keys[] = {
 static const struct key refresh_keys[] = {
 	{"full-refresh-every", set_full_refresh_every},
 	{"idle-cleanup", set_idle_cleanup},
+	{"full-refresh-interval", set_full_refresh_interval},
 	{"default-mode", set_default_mode},
 	{"default-dither", set_default_dither},
 };
@@ -555,6 +569,7 @@ vl_config_init(struct vl_config *config)
 		.device = strdup("auto"),
 		.full_refresh_every = 6,
 		.idle_cleanup_ms = 2000,
+		.full_refresh_interval_ms = 1000,
 		.default_mode = VL_EPD_MODE_AUTO,
 		.default_dither = VL_EPD_DITHER_AUTO,
 	};

@@ -134,6 +134,7 @@ assert_defaults(const struct vl_config *config)
 	assert_int_equal(config->rotation, 0);
 	assert_int_equal(config->full_refresh_every, 6);
 	assert_int_equal(config->idle_cleanup_ms, 2000);
+	assert_int_equal(config->full_refresh_interval_ms, 1000);
 	assert_int_equal(config->default_mode, VL_EPD_MODE_AUTO);
 	assert_int_equal(config->default_dither, VL_EPD_DITHER_AUTO);
 	assert_false(config->show_cursor);
@@ -182,6 +183,7 @@ test_every_key(void **state)
 			 "[refresh]\n"
 			 "full-refresh-every = 0\n"
 			 "idle-cleanup = 750ms\n"
+			 "full-refresh-interval = 3s\n"
 			 "default-mode = text\n"
 			 "default-dither = ordered\n"
 			 "[input]\n"
@@ -202,6 +204,7 @@ test_every_key(void **state)
 	assert_int_equal(config.rotation, 270);
 	assert_int_equal(config.full_refresh_every, 0);
 	assert_int_equal(config.idle_cleanup_ms, 750);
+	assert_int_equal(config.full_refresh_interval_ms, 3000);
 	assert_int_equal(config.default_mode, VL_EPD_MODE_TEXT);
 	assert_int_equal(config.default_dither, VL_EPD_DITHER_ORDERED);
 	assert_true(config.show_cursor);
@@ -253,6 +256,9 @@ test_values(void **state)
 		{"[refresh]\nidle-cleanup = off", FIELD(idle_cleanup_ms), 0},
 		{"[refresh]\nidle-cleanup = 4294967295ms", FIELD(idle_cleanup_ms), UINT_MAX},
 		{"[refresh]\nidle-cleanup = 4294967s", FIELD(idle_cleanup_ms), 4294967000u},
+		{"[refresh]\nfull-refresh-interval = 250ms", FIELD(full_refresh_interval_ms), 250},
+		{"[refresh]\nfull-refresh-interval = 2s", FIELD(full_refresh_interval_ms), 2000},
+		{"[refresh]\nfull-refresh-interval = off", FIELD(full_refresh_interval_ms), 0},
 		{"[refresh]\ndefault-mode = auto", FIELD(default_mode), VL_EPD_MODE_AUTO},
 		{"[refresh]\ndefault-mode = quality", FIELD(default_mode), VL_EPD_MODE_QUALITY},
 		{"[refresh]\ndefault-mode = fast", FIELD(default_mode), VL_EPD_MODE_FAST},
@@ -365,6 +371,7 @@ test_structure_errors(void **state)
 		"3: unknown key \"waveform\" in [panel] (known: device, waveform-map, rotation)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
+		"full-refresh-interval, "
 		"default-mode, default-dither)");
 	assert_load_fails("[input]\ncursor-theme = x\n",
 		"2: unknown key \"cursor-theme\" in [input] (known: cursor, keyboard-layout, "
@@ -417,6 +424,10 @@ test_value_errors(void **state)
 	static const char *const bad_delay = "expected a delay such as 2000ms, 2s or 2000 "
 					     "(milliseconds) up to 4294967295ms, or 0 or off for "
 					     "never";
+	static const char *const bad_interval =
+		"expected a delay such as 2000ms, 2s or 2000 "
+		"(milliseconds) up to 4294967295ms, or 0 or off for "
+		"no limit";
 	static const char *const bad_mode = "expected auto, quality, text, fast or animation";
 	static const char *const bad_dither = "expected auto, none, ordered or diffusion";
 	static const struct {
@@ -460,6 +471,9 @@ test_value_errors(void **state)
 		{"refresh", "idle-cleanup", "4294968s", bad_delay},
 		{"refresh", "idle-cleanup", "99999999999999999999999s", bad_delay},
 		{"refresh", "idle-cleanup", "Off", bad_delay},
+		{"refresh", "full-refresh-interval", "1 s", bad_interval},
+		{"refresh", "full-refresh-interval", "-1", bad_interval},
+		{"refresh", "full-refresh-interval", "4294968s", bad_interval},
 		{"refresh", "idle-cleanup", "", bad_delay},
 		{"refresh", "default-mode", "gc16", bad_mode},
 		{"refresh", "default-mode", "Text", bad_mode},
