@@ -784,6 +784,14 @@ vl_epd_output_add_hint(struct wlr_output *wlr_output, const struct vl_epd_hint *
 		slot->dither = VL_EPD_DITHER_AUTO;
 }
 
+void
+vl_epd_output_drop_hints(struct wlr_output *wlr_output)
+{
+	struct vl_epd_output *output = epd_output_from_output(wlr_output);
+
+	output->next_hints.size = 0;
+}
+
 bool
 vl_epd_output_add_feedback(struct wlr_output *wlr_output, vl_epd_feedback_func func, void *data)
 {

@@ -69,6 +69,8 @@ void vl_epd_output_set_policy(
 
 /* Attaches a hint to the output's next commit. */
 void vl_epd_output_add_hint(struct wlr_output *output, const struct vl_epd_hint *hint);
+/* Forgets the hints attached since the last commit: the commit they were for did not come. */
+void vl_epd_output_drop_hints(struct wlr_output *output);
 /*
  * Calls func once for the output's next commit: when the panel has shown it,
  * or when newer content superseded it before it reached the panel.
