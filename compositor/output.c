@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <time.h>
 #include <vellum/epd-backend.h>
+#include <wlr/interfaces/wlr_output.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "refresh.h"
 #include "server.h"
 
 static void
@@ -28,11 +30,19 @@ handle_frame(struct wl_listener *listener, void *data)
 	 */
 	if (wl_list_empty(&output->server->views))
 		return;
-	if (vl_output_is_epd(output->wlr_output))
+	if (vl_output_is_epd(output->wlr_output)) {
+		/* A full refresh or feedback is owed even when nothing was damaged. */
+		if (vl_refresh_commit_owed(output->server->refresh))
+			wlr_output_update_needs_frame(output->wlr_output);
 		vl_views_add_hints(output->server, output);
-	if (vl_output_is_epd(output->wlr_output))
 		vl_layers_add_hints(output->server, output);
+		vl_refresh_prepare_commit(output->server->refresh, output);
+	}
+	uint32_t seq = output->wlr_output->commit_seq;
 	wlr_scene_output_commit(output->scene_output, NULL);
+	/* Nothing changed, so no commit: the hints were for this frame only. */
+	if (vl_output_is_epd(output->wlr_output) && output->wlr_output->commit_seq == seq)
+		vl_epd_output_drop_hints(output->wlr_output);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(output->scene_output, &now);
 }

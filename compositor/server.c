@@ -44,6 +44,7 @@ enum {
 };
 #endif
 
+#include "refresh.h"
 #include "server.h"
 
 static void
@@ -134,11 +135,12 @@ create_globals(struct vl_server *server)
 	server->idle_notifier = wlr_idle_notifier_v1_create(display);
 	server->idle_inhibit_manager = wlr_idle_inhibit_v1_create(display);
 	server->tablet_manager = wlr_tablet_v2_create(display);
+	server->refresh = vl_refresh_manager_create(server);
 	if (!server->scene_layout || !server->background || !server->views_tree ||
 		!server->layer_popups_tree || !vl_layers_init(server) || !server->xdg_shell ||
 		!server->decoration_manager || !server->content_type_manager ||
 		!server->virtual_keyboard_manager || !server->idle_notifier ||
-		!server->idle_inhibit_manager || !server->tablet_manager)
+		!server->idle_inhibit_manager || !server->tablet_manager || !server->refresh)
 		return false;
 
 	/* presented = when the panel settled, from the backend's present events */

@@ -14,6 +14,8 @@
 #include "config.h"
 
 struct vl_seat;
+struct vl_refresh_manager;
+struct wlr_scene_node;
 
 struct vl_server {
 	struct wl_display *display;
@@ -46,6 +48,7 @@ struct vl_server {
 	struct wlr_tablet_manager_v2 *tablet_manager;
 	struct wlr_xwayland *xwayland;
 	struct vl_seat *seat;
+	struct vl_refresh_manager *refresh;
 
 	struct wl_list outputs;        /* struct vl_output */
 	struct wl_list views;          /* struct vl_view, most recently mapped first */
@@ -106,6 +109,9 @@ void vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *dat
 void vl_views_arrange(struct vl_server *server);
 /* Hints for the panel: each view's refresh mode over its area. */
 void vl_views_add_hints(struct vl_server *server, struct vl_output *output);
+/* The mode and dither of the view that node is part of (the defaults outside views). */
+void vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node,
+	enum vl_epd_mode *mode, enum vl_epd_dither *dither);
 
 /* layer.c: layer-shell, when built with it */
 #ifdef VL_HAVE_LAYER_SHELL

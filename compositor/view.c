@@ -525,7 +525,8 @@ vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
 /*
  * The mode for a view: the content type the client declares (photo →
  * quality, video and games → animation), else the config's rule for the
- * application, else the default mode.
+ * application, else the default mode. A surface's epaper-refresh-v1 mode
+ * comes before all of them (refresh.c).
  */
 static void
 view_mode(struct vl_view *view, enum vl_epd_mode *mode, enum vl_epd_dither *dither)
@@ -547,6 +548,25 @@ view_mode(struct vl_view *view, enum vl_epd_mode *mode, enum vl_epd_dither *dith
 		break;
 	default:
 		break;
+	}
+}
+
+void
+vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node, enum vl_epd_mode *mode,
+	enum vl_epd_dither *dither)
+{
+	struct vl_view *view;
+
+	*mode = server->config.default_mode;
+	*dither = server->config.default_dither;
+	/* Popups and subsurfaces are drawn inside their view's tree. */
+	for (struct wlr_scene_tree *tree = node->parent; tree; tree = tree->node.parent) {
+		wl_list_for_each (view, &server->views, link) {
+			if (view->scene_tree == tree) {
+				view_mode(view, mode, dither);
+				return;
+			}
+		}
 	}
 }
 
