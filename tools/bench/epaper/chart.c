@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The benchmark's chart: grouped bars, one group per scenario and one bar
+ * per configuration, in a panel per figure.
+ *
+ *   epaper_chart RESULTS_CSV PNG
+ *
+ * Reads the CSV epaper_report writes (its header names the columns).
+ */
+#include <cairo.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ROWS    64
+#define MAX_COLUMNS 32
+#define MAX_GROUPS  8
+#define MAX_SERIES  8
+
+struct table {
+	char *cells[MAX_ROWS + 1][MAX_COLUMNS]; /* row 0: the header */
+	char *lines[MAX_ROWS + 1];              /* what the cells point into */
+	size_t rows, columns;
+};
+
+struct figure {
+	const char *column, *title;
+};
+
+static const struct figure figures[] = {
+	{"latency_p50_ms", "change to panel settled, p50 (ms)"},
+	{"software_p50_ms", "of which software (to the driver), p50 (ms)"},
+	{"driven_per_changed", "pixels driven per pixel changed"},
+	{"flashes_per_min", "flashes per minute"},
+	{"ghost_mean", "ghost mean at the end"},
+	{"cpu_ms_per_update", "display stack CPU per update (ms)"},
+};
+
+/* Gray-scale friendly: what the chart looks like on the panel it is about. */
+static const double series_gray[MAX_SERIES] = {0.1, 0.35, 0.6, 0.82, 0.2, 0.45, 0.7, 0.9};
+
+/* Splits a CSV line in place; quoted fields may hold commas. */
+static size_t
+split(char *line, char **cells, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	while (n < max) {
+		if (*p == '"') {
+			char *end = strchr(p + 1, '"');
+			cells[n++] = p + 1;
+			if (!end)
+				break;
+			*end = '\0';
+			p = end + 1;
+		} else {
+			cells[n++] = p;
+			p += strcspn(p, ",\n");
+		}
+		if (*p != ',')
+			break;
+		*p++ = '\0';
+	}
+	if (n && cells[n - 1][strcspn(cells[n - 1], "\n")])
+		cells[n - 1][strcspn(cells[n - 1], "\n")] = '\0';
+	return n;
+}
+
+static int
+read_table(const char *path, struct table *t)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	if (!f) {
+		fprintf(stderr, "epaper_chart: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	memset(t, 0, sizeof(*t));
+	while (t->rows <= MAX_ROWS && fgets(line, sizeof(line), f)) {
+		char *copy = t->lines[t->rows] = strdup(line);
+		size_t n = split(copy, t->cells[t->rows], MAX_COLUMNS);
+
+		if (t->rows == 0)
+			t->columns = n;
+		else if (n != t->columns) {
+			fprintf(stderr, "epaper_chart: %s: row %zu has %zu fields, not %zu\n", path,
+				t->rows + 1, n, t->columns);
+			fclose(f);
+			return -1;
+		}
+		t->rows++;
+	}
+	fclose(f);
+	if (t->rows < 2) {
+		fprintf(stderr, "epaper_chart: %s: no results\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+column(const struct table *t, const char *name)
+{
+	for (size_t i = 0; i < t->columns; i++)
+		if (!strcmp(t->cells[0][i], name))
+			return (int)i;
+	return -1;
+}
+
+/* Index of value in names (added when missing), or -1 when full. */
+static int
+intern(const char **names, size_t *n, size_t max, const char *value)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(names[i], value))
+			return (int)i;
+	if (*n == max)
+		return -1;
+	names[*n] = value;
+	return (int)(*n)++;
+}
+
+struct layout {
+	const char *groups[MAX_GROUPS], *series[MAX_SERIES], *labels[MAX_SERIES];
+	size_t n_groups, n_series;
+};
+
+static void
+text(cairo_t *cr, double x, double y, double size, const char *s, double align)
+{
+	cairo_text_extents_t e;
+
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - e.width * align - e.x_bearing * (1 - align), y);
+	cairo_show_text(cr, s);
+}
+
+static double
+nice_max(double v)
+{
+	if (v <= 0)
+		return 1;
+	double step = pow(10, floor(log10(v)));
+	for (double m = 1; m <= 10; m += m < 2 ? 1 : (m < 5 ? 3 : 5))
+		if (m * step >= v)
+			return m * step;
+	return 10 * step;
+}
+
+static void
+draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const struct figure *fig,
+	double x, double y, double w, double h)
+{
+	int config = column(t, "config"), scenario = column(t, "scenario");
+	int value = column(t, fig->column);
+	double values[MAX_GROUPS][MAX_SERIES];
+	double max = 0;
+	char label[32];
+
+	for (size_t g = 0; g < MAX_GROUPS; g++)
+		for (size_t s = 0; s < MAX_SERIES; s++)
+			values[g][s] = NAN;
+	for (size_t r = 1; value >= 0 && r < t->rows; r++) {
+		const char *cell = t->cells[r][value];
+		int g = -1, s = -1;
+
+		for (size_t i = 0; i < l->n_groups; i++)
+			if (!strcmp(l->groups[i], t->cells[r][scenario]))
+				g = (int)i;
+		for (size_t i = 0; i < l->n_series; i++)
+			if (!strcmp(l->series[i], t->cells[r][config]))
+				s = (int)i;
+		if (g < 0 || s < 0 || !cell[0])
+			continue;
+		values[g][s] = atof(cell);
+		max = fmax(max, values[g][s]);
+	}
+	max = nice_max(max);
+
+	double left = x + 50, bottom = y + h - 30, top = y + 40, right = x + w - 10;
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, x + w / 2, y + 20, 15, fig->title, 0.5);
+	cairo_set_line_width(cr, 1);
+	for (int i = 0; i <= 4; i++) {
+		double gy = bottom - (bottom - top) * i / 4;
+		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+		cairo_move_to(cr, left, gy);
+		cairo_line_to(cr, right, gy);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(label, sizeof(label), "%g", max * i / 4);
+		text(cr, left - 5, gy + 4, 11, label, 1);
+	}
+	double group_w = (right - left) / (double)l->n_groups;
+	double bar_w = group_w * 0.8 / (double)l->n_series;
+	for (size_t g = 0; g < l->n_groups; g++) {
+		double gx = left + group_w * (double)g + group_w * 0.1;
+
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text(cr, gx + group_w * 0.4, bottom + 18, 12, l->groups[g], 0.5);
+		for (size_t s = 0; s < l->n_series; s++) {
+			double v = values[g][s], bx = gx + bar_w * (double)s;
+
+			if (isnan(v)) {
+				text(cr, bx + bar_w / 2, bottom - 4, 9, "n/a", 0.5);
+				continue;
+			}
+			double bh = (bottom - top) * v / max;
+			cairo_set_source_rgb(cr, series_gray[s], series_gray[s], series_gray[s]);
+			cairo_rectangle(cr, bx + 1, bottom - bh, bar_w - 2, bh);
+			cairo_fill_preserve(cr);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			cairo_stroke(cr);
+			snprintf(label, sizeof(label),
+				v >= 100 ? "%.0f"
+				: v >= 1 ? "%.1f"
+					 : "%.2f",
+				v);
+			text(cr, bx + bar_w / 2, bottom - bh - 3, 9, label, 0.5);
+		}
+	}
+	cairo_move_to(cr, left, top);
+	cairo_line_to(cr, left, bottom);
+	cairo_line_to(cr, right, bottom);
+	cairo_stroke(cr);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct table t;
+	struct layout l = {0};
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: epaper_chart RESULTS_CSV PNG\n");
+		return 2;
+	}
+	if (read_table(argv[1], &t))
+		return 1;
+	int config = column(&t, "config"), scenario = column(&t, "scenario");
+	int stack = column(&t, "stack");
+	if (config < 0 || scenario < 0 || stack < 0) {
+		fprintf(stderr, "epaper_chart: %s: no config, scenario or stack column\n", argv[1]);
+		return 1;
+	}
+	for (size_t r = 1; r < t.rows; r++) {
+		int s = intern(l.series, &l.n_series, MAX_SERIES, t.cells[r][config]);
+
+		intern(l.groups, &l.n_groups, MAX_GROUPS, t.cells[r][scenario]);
+		/* the terminal's stack names the configuration (xclock is its clock) */
+		if (s >= 0 && (!l.labels[s] || strstr(l.labels[s], "xclock")))
+			l.labels[s] = t.cells[r][stack];
+	}
+
+	const int width = 1500, panel_h = 330, cols = 2;
+	const int rows = (int)((sizeof(figures) / sizeof(figures[0]) + cols - 1) / cols);
+	const int height = 60 + rows * panel_h;
+	cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+	cairo_t *cr = cairo_create(surface);
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	/* the legend */
+	double lx = 20;
+	for (size_t s = 0; s < l.n_series; s++) {
+		char label[96];
+
+		cairo_set_source_rgb(cr, series_gray[s], series_gray[s], series_gray[s]);
+		cairo_rectangle(cr, lx, 20, 18, 18);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		cairo_stroke(cr);
+		snprintf(label, sizeof(label), "(%s) %s", l.series[s], l.labels[s]);
+		text(cr, lx + 24, 34, 14, label, 0);
+		lx += 24 + 9.0 * (double)strlen(label) + 30;
+	}
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		draw_panel(cr, &t, &l, &figures[i], (double)(i % cols) * width / cols,
+			60 + (double)(i / cols) * panel_h, (double)width / cols, panel_h);
+	cairo_destroy(cr);
+	cairo_status_t status = cairo_surface_write_to_png(surface, argv[2]);
+	cairo_surface_destroy(surface);
+	if (status != CAIRO_STATUS_SUCCESS) {
+		fprintf(stderr, "epaper_chart: %s: %s\n", argv[2], cairo_status_to_string(status));
+		return 1;
+	}
+	for (size_t r = 0; r < t.rows; r++)
+		free(t.lines[r]);
+	return 0;
+}

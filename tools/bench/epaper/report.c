@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The benchmark's figures, from what one run per configuration and scenario
+ * left in its directory:
+ *
+ *   epaper_report CSV RUN_DIR...
+ *
+ * A run directory holds the driver's debugfs `stats` and `updates` (the
+ * trace) as they were when the panel settled after the workload, `stim`
+ * (the workload's changes, "stim I NS", and the pixels the panel had to
+ * change, "changed N"), optionally `input` (pen events, "input I NS") and
+ * `info`: "config C", "scenario S", "stack TEXT", "note TEXT", "cpu_ticks N"
+ * (utime + stime of the display stack's processes over the workload) and
+ * "clk_tck N".
+ *
+ * Times are CLOCK_MONOTONIC nanoseconds, the driver's clock. A change is
+ * shown by the updates submitted from its time until the next change's
+ * (the last one: one interval); when frame pacing or deferred IO folded it
+ * into a later change's updates, by those. Its latency ends when the last
+ * of them ended on the panel; its software part ends when the first was
+ * submitted to the driver. A pen event is inked by the first update
+ * submitted after it; input to ink ends when that update starts on the
+ * panel.
+ *
+ * Prints a table on stdout and writes the same figures to CSV.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "epd_test.h"
+
+struct times {
+	uint64_t *ns;
+	size_t n;
+};
+
+struct figures {
+	char config[16], scenario[16], stack[64], note[160];
+	size_t changes, shown;
+	double latency_p50, latency_p99, software_p50, software_p99;
+	double driven_per_changed;
+	long long updates, flashes, driven, changed;
+	double flashes_per_minute, ghost_mean, cpu_ms_per_update;
+	size_t inputs, inked;
+	double ink_p50, ink_p99;
+};
+
+static void
+times_add(struct times *t, uint64_t ns)
+{
+	t->ns = realloc(t->ns, (t->n + 1) * sizeof(*t->ns));
+	REQUIRE(t->ns);
+	t->ns[t->n++] = ns;
+}
+
+static int
+compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of n values (sorted here); NAN for none. */
+static double
+percentile(double *values, size_t n, double p)
+{
+	if (n == 0)
+		return NAN;
+	qsort(values, n, sizeof(*values), compare_double);
+	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
+	return values[rank ? rank - 1 : 0];
+}
+
+/* The "KEY I NS" lines of a file, and "changed N" into *changed when asked. */
+static void
+read_times(const char *path, const char *key, struct times *t, long long *changed)
+{
+	char *text = epd_read_file(path, NULL);
+
+	memset(t, 0, sizeof(*t));
+	if (!text)
+		return;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned long long ns, value;
+		unsigned int i;
+		char word[16];
+
+		if (sscanf(line, "%15s %u %llu", word, &i, &ns) == 3 && !strcmp(word, key))
+			times_add(t, ns);
+		else if (changed && sscanf(line, "changed %llu", &value) == 1)
+			*changed = (long long)value;
+	}
+	free(text);
+}
+
+static void
+read_info(const char *dir, struct figures *f, long long *cpu_ticks, long *clk_tck)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/info", dir);
+	char *text = epd_read_file(path, NULL);
+	REQUIRE_MSG(text, "%s: %s", path, strerror(errno));
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *value = strchr(line, ' ');
+
+		if (!value)
+			continue;
+		*value++ = '\0';
+		if (!strcmp(line, "config"))
+			snprintf(f->config, sizeof(f->config), "%s", value);
+		else if (!strcmp(line, "scenario"))
+			snprintf(f->scenario, sizeof(f->scenario), "%s", value);
+		else if (!strcmp(line, "stack"))
+			snprintf(f->stack, sizeof(f->stack), "%s", value);
+		else if (!strcmp(line, "note"))
+			snprintf(f->note, sizeof(f->note), "%s", value);
+		else if (!strcmp(line, "cpu_ticks"))
+			*cpu_ticks = atoll(value);
+		else if (!strcmp(line, "clk_tck"))
+			*clk_tck = atol(value);
+	}
+	free(text);
+	REQUIRE_MSG(f->config[0] && f->scenario[0], "%s: no config or scenario line", path);
+}
+
+/* The median gap between changes: how long the last one is given. */
+static uint64_t
+typical_interval(const struct times *t)
+{
+	if (t->n < 2)
+		return 1000000000ULL;
+	double *gaps = calloc(t->n - 1, sizeof(*gaps));
+	REQUIRE(gaps);
+	for (size_t i = 1; i < t->n; i++)
+		gaps[i - 1] = (double)(t->ns[i] - t->ns[i - 1]);
+	uint64_t gap = (uint64_t)percentile(gaps, t->n - 1, 50);
+	free(gaps);
+	return gap;
+}
+
+static void
+latencies(struct figures *f, const struct times *changes, const struct epd_trace *trace,
+	size_t n_trace)
+{
+	uint64_t interval = typical_interval(changes);
+	double *latency = calloc(changes->n + 1, sizeof(double));
+	double *software = calloc(changes->n + 1, sizeof(double));
+	/* per change: the first submission and the last end of its window's updates */
+	uint64_t *first = calloc(changes->n + 1, sizeof(uint64_t));
+	uint64_t *last = calloc(changes->n + 1, sizeof(uint64_t));
+
+	REQUIRE(latency && software && first && last);
+	for (size_t i = 0; i < changes->n; i++) {
+		uint64_t from = changes->ns[i];
+		uint64_t to = i + 1 < changes->n ? changes->ns[i + 1] : from + interval;
+
+		for (size_t j = 0; j < n_trace; j++) {
+			if (trace[j].submit_ns < from || trace[j].submit_ns >= to)
+				continue;
+			if (!first[i] || trace[j].submit_ns < first[i])
+				first[i] = trace[j].submit_ns;
+			if (trace[j].end_ns > last[i])
+				last[i] = trace[j].end_ns;
+		}
+	}
+	for (size_t i = 0; i < changes->n; i++) {
+		size_t k = i;
+
+		while (k < changes->n && !first[k])
+			k++;
+		if (k == changes->n)
+			continue;
+		latency[f->shown] = (double)(last[k] - changes->ns[i]) / 1e6;
+		software[f->shown] = (double)(first[k] - changes->ns[i]) / 1e6;
+		f->shown++;
+	}
+	f->changes = changes->n;
+	f->latency_p50 = percentile(latency, f->shown, 50);
+	f->latency_p99 = percentile(latency, f->shown, 99);
+	f->software_p50 = percentile(software, f->shown, 50);
+	f->software_p99 = percentile(software, f->shown, 99);
+	free(latency);
+	free(software);
+	free(first);
+	free(last);
+}
+
+static void
+input_to_ink(struct figures *f, const struct times *inputs, const struct epd_trace *trace,
+	size_t n_trace)
+{
+	double *ink = calloc(inputs->n + 1, sizeof(double));
+
+	REQUIRE(ink);
+	f->inputs = inputs->n;
+	for (size_t i = 0; i < inputs->n; i++) {
+		uint64_t best = 0;
+
+		for (size_t j = 0; j < n_trace; j++)
+			if (trace[j].submit_ns >= inputs->ns[i] &&
+				(!best || trace[j].start_ns < best))
+				best = trace[j].start_ns;
+		if (best)
+			ink[f->inked++] = (double)(best - inputs->ns[i]) / 1e6;
+	}
+	f->ink_p50 = percentile(ink, f->inked, 50);
+	f->ink_p99 = percentile(ink, f->inked, 99);
+	free(ink);
+}
+
+static void
+compute(const char *dir, struct figures *f)
+{
+	struct epd fake = {0};
+	struct times changes, inputs;
+	long long cpu_ticks = -1;
+	long clk_tck = 100;
+	char path[512];
+
+	memset(f, 0, sizeof(*f));
+	f->changed = -1;
+	read_info(dir, f, &cpu_ticks, &clk_tck);
+	REQUIRE_MSG(strlen(dir) < sizeof(fake.dbgdir), "%s: the path is too long", dir);
+	/* the saved files have the debugfs layout: the test helpers parse them */
+	snprintf(fake.dbgdir, sizeof(fake.dbgdir), "%s", dir);
+
+	char *stats = epd_stats_snapshot(&fake);
+	f->updates = epd_snapshot_stat(stats, "updates_completed");
+	f->flashes = epd_snapshot_stat(stats, "flashes");
+	f->driven = epd_snapshot_stat(stats, "pixels_driven");
+	free(stats);
+	f->ghost_mean = epd_stat_f(&fake, "ghost_mean");
+
+	struct epd_trace *trace;
+	size_t n_trace = epd_trace_read(&fake, &trace);
+
+	snprintf(path, sizeof(path), "%s/stim", dir);
+	read_times(path, "stim", &changes, &f->changed);
+	snprintf(path, sizeof(path), "%s/input", dir);
+	read_times(path, "input", &inputs, NULL);
+	latencies(f, &changes, trace, n_trace);
+	input_to_ink(f, &inputs, trace, n_trace);
+
+	f->driven_per_changed = f->changed > 0 ? (double)f->driven / (double)f->changed : NAN;
+	double minutes = changes.n ? (double)(changes.ns[changes.n - 1] - changes.ns[0] +
+					      typical_interval(&changes)) /
+					     60e9
+				   : NAN;
+	f->flashes_per_minute = (double)f->flashes / minutes;
+	f->cpu_ms_per_update =
+		cpu_ticks >= 0 && f->updates > 0
+			? (double)cpu_ticks * 1000.0 / (double)clk_tck / (double)f->updates
+			: NAN;
+	free(trace);
+	free(changes.ns);
+	free(inputs.ns);
+}
+
+/* A figure for the table: "-" when there is none. */
+static const char *
+fmt(char *buf, size_t len, double v, int decimals)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+static void
+print_row(const struct figures *f)
+{
+	char b[12][32];
+
+	printf("%-6s %-7s %-25s %4zu/%-4zu %7s %7s %7s %7s %8s %6lld %7s %6s %7s %7s %7s\n",
+		f->config, f->scenario, f->stack, f->shown, f->changes,
+		fmt(b[0], 32, f->latency_p50, 0), fmt(b[1], 32, f->latency_p99, 0),
+		fmt(b[2], 32, f->software_p50, 0), fmt(b[3], 32, f->software_p99, 0),
+		fmt(b[4], 32, f->driven_per_changed, 1), f->updates,
+		fmt(b[5], 32, f->flashes_per_minute, 1), fmt(b[6], 32, f->ghost_mean, 2),
+		fmt(b[7], 32, f->cpu_ms_per_update, 1),
+		fmt(b[8], 32, f->inked ? f->ink_p50 : NAN, 0),
+		fmt(b[9], 32, f->inked ? f->ink_p99 : NAN, 0));
+}
+
+static void
+csv_number(FILE *csv, double v, int decimals)
+{
+	if (isnan(v))
+		fputs(",", csv);
+	else
+		fprintf(csv, ",%.*f", decimals, v);
+}
+
+static void
+csv_row(FILE *csv, const struct figures *f)
+{
+	fprintf(csv, "%s,%s,\"%s\",%zu,%zu", f->config, f->scenario, f->stack, f->changes,
+		f->shown);
+	csv_number(csv, f->latency_p50, 1);
+	csv_number(csv, f->latency_p99, 1);
+	csv_number(csv, f->software_p50, 1);
+	csv_number(csv, f->software_p99, 1);
+	fprintf(csv, ",%lld,%lld", f->driven, f->changed);
+	csv_number(csv, f->driven_per_changed, 2);
+	fprintf(csv, ",%lld,%lld", f->updates, f->flashes);
+	csv_number(csv, f->flashes_per_minute, 2);
+	csv_number(csv, f->ghost_mean, 3);
+	csv_number(csv, f->cpu_ms_per_update, 2);
+	fprintf(csv, ",%zu,%zu", f->inputs, f->inked);
+	csv_number(csv, f->inked ? f->ink_p50 : NAN, 1);
+	csv_number(csv, f->inked ? f->ink_p99 : NAN, 1);
+	fprintf(csv, ",\"%s\"\n", f->note);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: epaper_report CSV RUN_DIR...\n");
+		return 2;
+	}
+	FILE *csv = fopen(argv[1], "w");
+	if (!csv) {
+		fprintf(stderr, "epaper_report: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	fputs("config,scenario,stack,changes,shown,latency_p50_ms,latency_p99_ms,"
+	      "software_p50_ms,software_p99_ms,pixels_driven,pixels_changed,"
+	      "driven_per_changed,updates,flashes,flashes_per_min,ghost_mean,"
+	      "cpu_ms_per_update,inputs,inked,ink_p50_ms,ink_p99_ms,note\n",
+		csv);
+	printf("%-6s %-7s %-25s %9s %7s %7s %7s %7s %8s %6s %7s %6s %7s %7s %7s\n", "config",
+		"scene", "stack", "shown", "lat50", "lat99", "sw50", "sw99", "drv/chg", "upd",
+		"fl/min", "ghost", "cpu/upd", "ink50", "ink99");
+	for (int i = 2; i < argc; i++) {
+		struct figures f;
+
+		compute(argv[i], &f);
+		print_row(&f);
+		csv_row(csv, &f);
+	}
+	/* the notes once, below the table */
+	for (int i = 2; i < argc; i++) {
+		struct figures f;
+
+		compute(argv[i], &f);
+		if (f.note[0])
+			printf("%s/%s: %s\n", f.config, f.scenario, f.note);
+	}
+	if (fclose(csv)) {
+		fprintf(stderr, "epaper_report: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	return 0;
+}
