@@ -9,6 +9,7 @@
  */
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,5 +293,8 @@ main(int argc, char **argv)
 	}
 	for (size_t r = 0; r < t.rows; r++)
 		free(t.lines[r]);
+	/* the fonts cairo looked up stay cached until both let go of them */
+	cairo_debug_reset_static_data();
+	FcFini();
 	return 0;
 }
