@@ -2,6 +2,7 @@
 #include "epaper-client.h"
 
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <linux/input-event-codes.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -384,13 +385,18 @@ static const struct wl_touch_listener touch_listener = {
 	.cancel = handle_touch_cancel,
 };
 
-/* ---- tablet pens: the tip is a contact, reported once per frame ---- */
+/*
+ * ---- tablet pens: the tip is a contact ----
+ *
+ * Events are taken as they come, not per frame: a compositor that sends a
+ * frame when its event loop goes idle puts a whole stroke in one frame.
+ */
 
 struct ep_pen {
 	struct ep_client *client;
 	struct zwp_tablet_tool_v2 *tool;
 	double x, y;
-	bool down, went_down, went_up, moved;
+	bool down;
 	struct wl_list link; /* ep_client.pens */
 };
 
@@ -442,7 +448,7 @@ handle_tool_proximity_out(void *data, struct zwp_tablet_tool_v2 *tool)
 	/* a pen that leaves while touching has lifted */
 	if (pen->down) {
 		pen->down = false;
-		pen->went_up = true;
+		contact(pen->client, EP_CONTACT_UP, pen->x, pen->y);
 	}
 }
 
@@ -451,8 +457,10 @@ handle_tool_down(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t serial)
 {
 	struct ep_pen *pen = data;
 
+	if (pen->down)
+		return;
 	pen->down = true;
-	pen->went_down = true;
+	contact(pen->client, EP_CONTACT_DOWN, pen->x, pen->y);
 }
 
 static void
@@ -460,8 +468,10 @@ handle_tool_up(void *data, struct zwp_tablet_tool_v2 *tool)
 {
 	struct ep_pen *pen = data;
 
+	if (!pen->down)
+		return;
 	pen->down = false;
-	pen->went_up = true;
+	contact(pen->client, EP_CONTACT_UP, pen->x, pen->y);
 }
 
 static void
@@ -471,7 +481,8 @@ handle_tool_motion(void *data, struct zwp_tablet_tool_v2 *tool, wl_fixed_t x, wl
 
 	pen->x = wl_fixed_to_double(x);
 	pen->y = wl_fixed_to_double(y);
-	pen->moved = true;
+	if (pen->down)
+		contact(pen->client, EP_CONTACT_MOTION, pen->x, pen->y);
 }
 
 static void
@@ -513,15 +524,6 @@ handle_tool_button(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t serial,
 static void
 handle_tool_frame(void *data, struct zwp_tablet_tool_v2 *tool, uint32_t time)
 {
-	struct ep_pen *pen = data;
-
-	if (pen->went_down)
-		contact(pen->client, EP_CONTACT_DOWN, pen->x, pen->y);
-	else if (pen->moved && pen->down)
-		contact(pen->client, EP_CONTACT_MOTION, pen->x, pen->y);
-	if (pen->went_up && !pen->down)
-		contact(pen->client, EP_CONTACT_UP, pen->x, pen->y);
-	pen->went_down = pen->went_up = pen->moved = false;
 }
 
 static const struct zwp_tablet_tool_v2_listener tool_listener = {
@@ -1226,4 +1228,7 @@ ep_client_destroy(struct ep_client *c)
 	xkb_context_unref(c->xkb_context);
 	cairo_region_destroy(c->damage);
 	free(c);
+	/* cairo's and fontconfig's caches: a leak checker then finds only real leaks */
+	cairo_debug_reset_static_data();
+	FcFini();
 }

@@ -63,6 +63,7 @@ typedef void (*ep_timer_func)(struct ep_client *client, void *data);
  */
 struct ep_client *ep_client_create(
 	const char *program, const char *app_id, const struct ep_handlers *handlers, void *data);
+/* Also frees cairo's and fontconfig's caches: call it last. */
 void ep_client_destroy(struct ep_client *client);
 /*
  * Runs the event loop until ep_client_quit() or until the compositor closes

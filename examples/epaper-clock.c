@@ -217,6 +217,5 @@ main(int argc, char *argv[])
 	arm_tick(&clock);
 	int status = ep_client_run(clock.client);
 	ep_client_destroy(clock.client);
-	cairo_debug_reset_static_data();
 	return status;
 }

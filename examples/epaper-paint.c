@@ -297,6 +297,5 @@ main(int argc, char *argv[])
 	int status = ep_client_run(paint.client);
 	ep_client_destroy(paint.client);
 	free(paint.pending);
-	cairo_debug_reset_static_data();
 	return status;
 }

@@ -345,6 +345,5 @@ main(int argc, char *argv[])
 	ep_client_destroy(reader.client);
 	reader_layout_destroy(reader.layout);
 	free(file_text);
-	cairo_debug_reset_static_data();
 	return status;
 }
