@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The example clients (examples/): their command lines, and under weston,
-# which has no epaper-refresh-v1, a clear message and status 1. Prints TAP.
+# The example clients (examples/): their command lines; under weston, which
+# has no epaper-refresh-v1, a clear message and status 1; under vellum on the
+# memory panel, the updates their modes and full refreshes ask for
+# (VELLUM_MEMORY_TRACE; vellum's own flashes are switched off). Prints TAP.
 #
 #   test_examples.sh VELLUM EPAPER_CLOCK EPAPER_READER EPAPER_PAINT
 set -u
@@ -70,5 +72,41 @@ if command -v weston >/dev/null; then
 else
 	echo "# weston is not installed: the cases without epaper-refresh-v1 are skipped"
 fi
+
+# --- under vellum, on the memory panel
+W=640
+H=480
+export VELLUM_MEMORY_TRACE=$work/trace
+printf '[refresh]\nfull-refresh-every = 0\nidle-cleanup = off\n' >"$work/vellum.conf"
+# run_vellum CLIENT ARGS...: the client under vellum on a fresh panel
+run_vellum() {
+	rm -f "$VELLUM_MEMORY_TRACE"
+	run "$vellum" -c "$work/vellum.conf" -d memory:${W}x${H} -- "$@"
+}
+# The updates after the window's first frame, one per line: waveform id,
+# flashing (full) or not, and whether they cover the whole window.
+later_updates() {
+	grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +2 |
+		sed -E 's/.*width=([0-9]+) height=([0-9]+) waveform=([0-9]+) full=([0-9]).*/\3 \4 \1x\2/' |
+		sed "s/ ${W}x${H}\$/ window/; s/ [0-9]*x[0-9]*\$/ part/"
+}
+
+# epaper-clock: seven ticks across a minute: A2 (4) ticks, one flashing GC16
+# (2) refresh of the window at the new minute, between them
+run_vellum "$clock" --verbose --time 12:34:56 --seconds 7
+expect "epaper-clock --seconds 7 under vellum: status 0" [ "$status" = 0 ]
+expect "... the panel showed its last tick" grep -q "^shown 12:35:03 " <<<"$out"
+updates=$(later_updates | tr '\n' ,)
+echo "# epaper-clock's updates after its first frame: $updates"
+expect "... its ticks are A2 updates of part of the window, the new minute one flash of all of it" \
+	grep -Eq '^(4 0 part,)+2 1 window,(4 0 part,)+$' <<<"$updates"
+
+# epaper-reader: two page turns by itself, each a GC16 or GL16 (5) update
+run_vellum "$reader" --verbose --auto --turns 2
+expect "epaper-reader --auto --turns 2 under vellum: status 0" [ "$status" = 0 ]
+expect "... the panel showed page 3" grep -q "^turn 3 shown waveform=GC16 " <<<"$out"
+updates=$(later_updates | tr '\n' ,)
+echo "# epaper-reader's updates after its first page: $updates"
+expect "... each turn a quality update" grep -Eq '^([25] [01] [a-z]+,){2,}$' <<<"$updates"
 
 tap_finish

@@ -159,7 +159,7 @@ vm_key(int fd, uint16_t code)
 }
 
 void
-vm_tap(int fd, uint32_t x, uint32_t y)
+vm_touch_down(int fd, uint32_t x, uint32_t y)
 {
 	static int32_t tracking_id;
 
@@ -171,13 +171,35 @@ vm_tap(int fd, uint32_t x, uint32_t y)
 	emit(fd, EV_ABS, ABS_X, (int32_t)x);
 	emit(fd, EV_ABS, ABS_Y, (int32_t)y);
 	sync_report(fd);
+}
+
+void
+vm_touch_move(int fd, uint32_t x, uint32_t y)
+{
+	emit(fd, EV_ABS, ABS_MT_POSITION_X, (int32_t)x);
+	emit(fd, EV_ABS, ABS_MT_POSITION_Y, (int32_t)y);
+	emit(fd, EV_ABS, ABS_X, (int32_t)x);
+	emit(fd, EV_ABS, ABS_Y, (int32_t)y);
+	sync_report(fd);
+}
+
+void
+vm_touch_up(int fd)
+{
 	emit(fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
 	emit(fd, EV_KEY, BTN_TOUCH, 0);
 	sync_report(fd);
 }
 
 void
-vm_pen_click(int fd, uint32_t x, uint32_t y)
+vm_tap(int fd, uint32_t x, uint32_t y)
+{
+	vm_touch_down(fd, x, y);
+	vm_touch_up(fd);
+}
+
+void
+vm_pen_down(int fd, uint32_t x, uint32_t y)
 {
 	emit(fd, EV_KEY, BTN_TOOL_PEN, 1);
 	emit(fd, EV_ABS, ABS_X, (int32_t)x);
@@ -185,10 +207,30 @@ vm_pen_click(int fd, uint32_t x, uint32_t y)
 	sync_report(fd);
 	emit(fd, EV_KEY, BTN_TOUCH, 1);
 	sync_report(fd);
+}
+
+void
+vm_pen_move(int fd, uint32_t x, uint32_t y)
+{
+	emit(fd, EV_ABS, ABS_X, (int32_t)x);
+	emit(fd, EV_ABS, ABS_Y, (int32_t)y);
+	sync_report(fd);
+}
+
+void
+vm_pen_up(int fd)
+{
 	emit(fd, EV_KEY, BTN_TOUCH, 0);
 	sync_report(fd);
 	emit(fd, EV_KEY, BTN_TOOL_PEN, 0);
 	sync_report(fd);
+}
+
+void
+vm_pen_click(int fd, uint32_t x, uint32_t y)
+{
+	vm_pen_down(fd, x, y);
+	vm_pen_up(fd);
 }
 
 pid_t

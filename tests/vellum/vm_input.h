@@ -25,8 +25,16 @@ void vm_uinput_destroy(int fd);
 void vm_key(int fd, uint16_t code);
 /* A one-finger tap at a panel pixel. */
 void vm_tap(int fd, uint32_t x, uint32_t y);
+/* One finger touches a panel pixel, moves over others, lifts. */
+void vm_touch_down(int fd, uint32_t x, uint32_t y);
+void vm_touch_move(int fd, uint32_t x, uint32_t y);
+void vm_touch_up(int fd);
 /* The pen comes near at a panel pixel, touches it, lifts and goes away. */
 void vm_pen_click(int fd, uint32_t x, uint32_t y);
+/* The pen comes near and touches a panel pixel, moves over others, lifts and goes away. */
+void vm_pen_down(int fd, uint32_t x, uint32_t y);
+void vm_pen_move(int fd, uint32_t x, uint32_t y);
+void vm_pen_up(int fd);
 
 /* Starts seatd for the members of group; its pid. */
 pid_t vm_seatd_start(const char *group);
