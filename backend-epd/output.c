@@ -41,10 +41,16 @@ vl_output_is_epd(struct wlr_output *output)
 	return output->impl == &output_impl;
 }
 
+/*
+ * The formats the gray stage reads. XRGB8888 is the default; RGB565, which
+ * a compositor may ask for, renders the panel's 16 grays in half the
+ * memory, each gray within a few levels of 256.
+ */
 static bool
 format_supported(uint32_t format)
 {
-	return format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888;
+	return format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888 ||
+	       format == DRM_FORMAT_RGB565;
 }
 
 static bool
@@ -60,7 +66,7 @@ output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 	}
 	if ((state->committed & WLR_OUTPUT_STATE_RENDER_FORMAT) &&
 		!format_supported(state->render_format)) {
-		wlr_log(WLR_DEBUG, "render format 0x%" PRIx32 " is not XRGB8888",
+		wlr_log(WLR_DEBUG, "render format 0x%" PRIx32 " is not XRGB8888 or RGB565",
 			state->render_format);
 		return false;
 	}
@@ -106,7 +112,8 @@ output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 		}
 		wlr_buffer_end_data_ptr_access(buffer);
 		if (!format_supported(format)) {
-			wlr_log(WLR_DEBUG, "buffer format 0x%" PRIx32 " is not XRGB8888", format);
+			wlr_log(WLR_DEBUG, "buffer format 0x%" PRIx32 " is not XRGB8888 or RGB565",
+				format);
 			return false;
 		}
 	}
@@ -525,7 +532,7 @@ handle_cleanup_timer(void *data)
 
 static void
 read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state, void *data,
-	size_t stride)
+	uint32_t format, size_t stride)
 {
 	const struct vl_epd_device *dev = output->device;
 	pixman_region32_t damage;
@@ -538,7 +545,8 @@ read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state, 
 		pixman_region32_init_rect(&damage, 0, 0, dev->width, dev->height);
 
 	struct vl_epd_gray gray = {output->gray, dev->width, dev->height, dev->width};
-	vl_epd_gray_convert_region(&gray, data, stride, &damage);
+	vl_epd_gray_convert_region(&gray, data, stride,
+		format == DRM_FORMAT_RGB565 ? VL_EPD_PIXEL_RGB565 : VL_EPD_PIXEL_XRGB8888, &damage);
 	pixman_region32_union(&output->unsent, &output->unsent, &damage);
 	pixman_region32_fini(&damage);
 }
@@ -616,7 +624,7 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 	}
 	output->enabled = true;
 	if (has_content) {
-		read_buffer(output, state, data, stride);
+		read_buffer(output, state, data, format, stride);
 		wlr_buffer_end_data_ptr_access(state->buffer);
 		/* The panel will show the newest content: older unsent content is superseded. */
 		discard_pending(output, &output->next_feedback);

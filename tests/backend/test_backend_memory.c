@@ -3,16 +3,20 @@
  * wlroots scene rendered by pixman, shown by libvellum-epd, and the updates
  * the device recorded checked rect by rect. Runs under ASan and UBSan too.
  */
+#include <drm_fourcc.h>
 #include <epdfb.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 #include <vellum/epd-pipeline.h>
+#include <wlr/render/swapchain.h>
+#include <wlr/types/wlr_output.h>
 
 #include "backend.h"
 #include "scene_harness.h"
@@ -115,6 +119,49 @@ test_page_then_column(void **state)
 	scene_harness_damage_all(&f->harness);
 	n = show(f, &u);
 	assert_int_equal(n, 0);
+}
+
+/*
+ * A compositor may have the output render in RGB565: the same picture gives
+ * the panel what XRGB8888 gave it, so showing it again changes nothing.
+ */
+static void
+test_render_rgb565(void **state)
+{
+	struct fixture *f = *state;
+	const struct vl_epd_update *u;
+	struct wlr_output_state output_state;
+
+	scene_harness_rect(&f->harness, 0, 0, W, H, 255);
+	scene_harness_rect(&f->harness, 300, 200, 20, 20, 0);
+	scene_harness_rect(&f->harness, 20, 200, 40, 30, 130);
+	show(f, &u);
+	uint8_t *before = malloc((size_t)W * H);
+	assert_non_null(before);
+	memcpy(before, f->device->pixels, (size_t)W * H);
+
+	wlr_output_state_init(&output_state);
+	wlr_output_state_set_render_format(&output_state, DRM_FORMAT_RGB565);
+	assert_true(wlr_output_commit_state(f->harness.output, &output_state));
+	wlr_output_state_finish(&output_state);
+	scene_harness_damage_all(&f->harness);
+	assert_int_equal(show(f, &u), 0);
+	assert_int_equal(f->harness.output->render_format, DRM_FORMAT_RGB565);
+	assert_int_equal(f->harness.output->swapchain->format.format, DRM_FORMAT_RGB565);
+	assert_memory_equal(f->device->pixels, before, (size_t)W * H);
+
+	/* and new content in RGB565 reaches the panel */
+	scene_harness_rect(&f->harness, 100, 50, 30, 30, 0);
+	assert_int_equal(show(f, &u), 1);
+	assert_rect(&u[0], 100, 50, 30, 30);
+	assert_int_equal(f->device->pixels[60 * W + 110], 0);
+	free(before);
+
+	/* the other cases draw in XRGB8888 */
+	wlr_output_state_init(&output_state);
+	wlr_output_state_set_render_format(&output_state, DRM_FORMAT_XRGB8888);
+	assert_true(wlr_output_commit_state(f->harness.output, &output_state));
+	wlr_output_state_finish(&output_state);
 }
 
 static void
@@ -456,6 +503,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page_then_column),
+		cmocka_unit_test(test_render_rgb565),
 		cmocka_unit_test(test_animation_hint),
 		cmocka_unit_test(test_pacing_and_superseded),
 		cmocka_unit_test(test_area_feedback_waveform),

@@ -1,5 +1,6 @@
 /*
- * gray: XRGB8888 to luma, exactly y = (77 R + 150 G + 29 B) >> 8.
+ * gray: XRGB8888 to luma, exactly y = (77 R + 150 G + 29 B) >> 8; RGB565
+ * to the same luma as the XRGB8888 picture it widens to.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,6 +110,128 @@ test_rect_edges_and_strides(void **state)
 	}
 }
 
+/* An RGB565 pixel as XRGB8888, each channel's top bits repeated below it. */
+static uint32_t
+widen_rgb565(uint16_t p)
+{
+	uint32_t r = p >> 11, g = (p >> 5) & 0x3f, b = p & 0x1f;
+
+	return (r << 3 | r >> 2) << 16 | (g << 2 | g >> 4) << 8 | (b << 3 | b >> 2);
+}
+
+/* Every RGB565 value gives the gray its widened XRGB8888 picture gives. */
+static void
+test_rgb565_matches_xrgb8888(void **state)
+{
+	enum { W = 256, H = 256 };
+	uint16_t *rgb565 = malloc((size_t)W * H * 2);
+	uint32_t *xrgb = malloc((size_t)W * H * 4);
+	struct vl_epd_gray from_565 = gray_new(W, H, W, 0x11), from_8888 = gray_new(W, H, W, 0x22);
+	pixman_box32_t box = {0, 0, W, H};
+	(void)state;
+
+	assert_non_null(rgb565);
+	assert_non_null(xrgb);
+	for (uint32_t i = 0; i < W * H; i++) {
+		rgb565[i] = (uint16_t)i;
+		xrgb[i] = widen_rgb565((uint16_t)i);
+	}
+	assert_true(vl_epd_gray_convert_rgb565(&from_565, rgb565, W * 2, &box));
+	assert_true(vl_epd_gray_convert(&from_8888, xrgb, W * 4, &box));
+	for (uint32_t i = 0; i < W * H; i++) {
+		if (from_565.data[i] != from_8888.data[i])
+			fail_msg("RGB565 0x%04x gave %u, its XRGB8888 0x%08x %u", i,
+				from_565.data[i], xrgb[i], from_8888.data[i]);
+	}
+	/* black and white stay exact */
+	assert_int_equal(from_565.data[0], 0);
+	assert_int_equal(from_565.data[0xffff], 255);
+	free(rgb565);
+	free(xrgb);
+	gray_free(&from_565);
+	gray_free(&from_8888);
+}
+
+/* The same picture in both formats, rects of every width and alignment, padded strides. */
+static void
+test_rgb565_rect_edges_and_strides(void **state)
+{
+	enum { W = 64, H = 4, STRIDE_565 = 75, XSTRIDE = 80, GSTRIDE = 70 };
+	uint16_t rgb565[H * STRIDE_565];
+	uint32_t xrgb[H * XSTRIDE];
+	uint32_t seed = 11;
+	(void)state;
+
+	for (int32_t y = 0; y < H; y++) {
+		for (int32_t x = 0; x < STRIDE_565; x++) {
+			rgb565[y * STRIDE_565 + x] = (uint16_t)test_random(&seed);
+			if (x < XSTRIDE)
+				xrgb[y * XSTRIDE + x] = widen_rgb565(rgb565[y * STRIDE_565 + x]);
+		}
+	}
+	for (int32_t x1 = 0; x1 < 8; x1++) {
+		for (int32_t w = 1; w <= 40; w++) {
+			struct vl_epd_gray a = gray_new(W, H, GSTRIDE, 0x5a);
+			struct vl_epd_gray b = gray_new(W, H, GSTRIDE, 0x5a);
+			pixman_box32_t box = {x1, 1, x1 + w, 3};
+			assert_true(vl_epd_gray_convert_rgb565(&a, rgb565, STRIDE_565 * 2, &box));
+			assert_true(vl_epd_gray_convert(&b, xrgb, XSTRIDE * 4, &box));
+			assert_memory_equal(a.data, b.data, (size_t)GSTRIDE * H);
+			gray_free(&a);
+			gray_free(&b);
+		}
+	}
+}
+
+static void
+test_rgb565_bad_inputs(void **state)
+{
+	uint16_t rgb565[8 * 8 + 1];
+	struct vl_epd_gray gray = gray_new(8, 8, 8, 0x11);
+	struct vl_epd_gray bad = {NULL, 8, 8, 8};
+	pixman_box32_t box = {0, 0, 8, 8}, empty = {3, 3, 3, 5}, outside = {8, 0, 20, 8};
+	(void)state;
+
+	for (int i = 0; i < 8 * 8 + 1; i++)
+		rgb565[i] = 0xffff;
+	assert_false(vl_epd_gray_convert_rgb565(NULL, rgb565, 16, &box));
+	assert_false(vl_epd_gray_convert_rgb565(&bad, rgb565, 16, &box));
+	assert_false(vl_epd_gray_convert_rgb565(&gray, NULL, 16, &box));
+	assert_false(vl_epd_gray_convert_rgb565(&gray, rgb565, 16, NULL));
+	assert_false(vl_epd_gray_convert_rgb565(&gray, rgb565, 15, &box)); /* not 2-byte aligned */
+	assert_false(vl_epd_gray_convert_rgb565(&gray, rgb565, 14, &box)); /* shorter than a row */
+	assert_false(vl_epd_gray_convert_rgb565(&gray, (const uint8_t *)rgb565 + 1, 16, &box));
+	assert_false(vl_epd_gray_convert_rgb565(&gray, rgb565, 16, &empty));
+	assert_false(vl_epd_gray_convert_rgb565(&gray, rgb565, 16, &outside));
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(gray.data[i], 0x11);
+	gray_free(&gray);
+}
+
+static void
+test_region_rgb565(void **state)
+{
+	enum { W = 40, H = 30 };
+	uint16_t rgb565[W * H];
+	struct vl_epd_gray gray = gray_new(W, H, W, 0x33);
+	pixman_region32_t damage;
+	(void)state;
+
+	for (int i = 0; i < W * H; i++)
+		rgb565[i] = 0x8410; /* widened: 0x848284 */
+	pixman_region32_init_rect(&damage, 2, 3, 5, 4);
+	pixman_region32_union_rect(&damage, &damage, 30, 20, 20, 20); /* partly outside */
+	vl_epd_gray_convert_region(&gray, rgb565, W * 2, VL_EPD_PIXEL_RGB565, &damage);
+	for (int32_t y = 0; y < H; y++) {
+		for (int32_t x = 0; x < W; x++) {
+			bool inside = (x >= 2 && x < 7 && y >= 3 && y < 7) || (x >= 30 && y >= 20);
+			assert_int_equal(*gray_at(&gray, x, y), inside ? formula(0x848284) : 0x33);
+		}
+	}
+	pixman_region32_fini(&damage);
+	gray_free(&gray);
+}
+
 static void
 test_region(void **state)
 {
@@ -122,7 +245,7 @@ test_region(void **state)
 		xrgb[i] = 0x00ffffff;
 	pixman_region32_init_rect(&damage, 2, 3, 5, 4);
 	pixman_region32_union_rect(&damage, &damage, 30, 20, 20, 20); /* partly outside */
-	vl_epd_gray_convert_region(&gray, xrgb, W * 4, &damage);
+	vl_epd_gray_convert_region(&gray, xrgb, W * 4, VL_EPD_PIXEL_XRGB8888, &damage);
 	for (int32_t y = 0; y < H; y++) {
 		for (int32_t x = 0; x < W; x++) {
 			bool inside = (x >= 2 && x < 7 && y >= 3 && y < 7) || (x >= 30 && y >= 20);
@@ -183,7 +306,7 @@ test_bad_inputs(void **state)
 		for (int32_t x = 0; x < 8; x++)
 			assert_int_equal(*gray_at(&gray, x, y), x < 3 && y >= 6 ? 255 : 0x11);
 	}
-	vl_epd_gray_convert_region(&gray, xrgb, 32, NULL);
+	vl_epd_gray_convert_region(&gray, xrgb, 32, VL_EPD_PIXEL_XRGB8888, NULL);
 	assert_false(vl_epd_gray_expand(NULL, 32, &gray, &box));
 	assert_false(vl_epd_gray_expand(xrgb, 32, NULL, &box));
 	gray_free(&gray);
@@ -197,6 +320,10 @@ main(void)
 		cmocka_unit_test(test_formula_exhaustive),
 		cmocka_unit_test(test_rect_edges_and_strides),
 		cmocka_unit_test(test_region),
+		cmocka_unit_test(test_rgb565_matches_xrgb8888),
+		cmocka_unit_test(test_rgb565_rect_edges_and_strides),
+		cmocka_unit_test(test_rgb565_bad_inputs),
+		cmocka_unit_test(test_region_rgb565),
 		cmocka_unit_test(test_expand_round_trip),
 		cmocka_unit_test(test_bad_inputs),
 	};

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vellum's figures, natively on the memory panel at 1872x1404: client commit
 # to update submitted (a full frame, one typed character), peak RSS with foot
-# running, and vellum's wake-ups over 10 s of a static screen.
+# running and its RSS, PSS and USS then, and vellum's wake-ups over 10 s of a
+# static screen.
 #
 #   tools/bench/vellum.sh BUILD_DIR
 set -euo pipefail
@@ -46,6 +47,11 @@ sleep 10
 after=$(switches)
 echo "wake-ups of vellum's threads over 10 s of a static screen: $((after - before)) (goal 0)"
 echo "peak RSS of vellum with foot running: $(awk '/VmHWM/ { printf "%.1f MB", $2 / 1024 }' /proc/$vellum/status) (goal <= 40 MB)"
+# RSS counts pages shared with clients (their shm buffers) in full, PSS
+# shares them out among the processes mapping them, USS is vellum's alone.
+awk '/^Rss:/ { rss = $2 } /^Pss:/ { pss = $2 } /^Private_(Clean|Dirty):/ { uss += $2 }
+	END { printf "  now: RSS %.1f MB, PSS %.1f MB, USS %.1f MB\n", rss / 1024, pss / 1024, uss / 1024 }' \
+	/proc/$vellum/smaps_rollup
 # clients' shm buffers are mapped into vellum and count in its RSS
 awk '/RssAnon|RssFile|RssShmem/ { printf "  now %s %.1f MB\n", $1, $2 / 1024 }' /proc/$vellum/status
 awk '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 }

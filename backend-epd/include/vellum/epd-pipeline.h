@@ -2,7 +2,7 @@
  * The e-paper update pipeline: pure functions from a frame's damage to the
  * panel updates that show it, one stage per file.
  *
- *   gray      XRGB8888 -> 8-bit luma, into a panel-sized gray shadow
+ *   gray      XRGB8888 or RGB565 -> 8-bit luma, into a panel-sized gray shadow
  *   diff      damage -> the rects of pixels that differ from what was sent
  *   classify  a rect's content: black and white, few grays, or an image
  *   waveform  content + client hint + the device's table -> waveform, dither
@@ -68,9 +68,25 @@ vl_epd_luma(uint32_t xrgb)
 bool vl_epd_gray_convert(const struct vl_epd_gray *gray, const void *xrgb, int32_t xrgb_stride,
 	const pixman_box32_t *box);
 
-/* vl_epd_gray_convert() on every rect of damage. */
-void vl_epd_gray_convert_region(const struct vl_epd_gray *gray, const void *xrgb,
-	int32_t xrgb_stride, const pixman_region32_t *damage);
+/* What the renderer draws the output in. */
+enum vl_epd_pixel_format {
+	VL_EPD_PIXEL_XRGB8888, /* also ARGB8888, whose alpha is ignored */
+	VL_EPD_PIXEL_RGB565,
+};
+
+/*
+ * Converts box of an RGB565 image into gray, at the same coordinates, as
+ * vl_epd_gray_convert() converts the XRGB8888 image whose channels are the
+ * RGB565 ones widened to 8 bits (their top bits repeated below them): both
+ * give the same gray for the same picture. rgb565 and stride must be
+ * 2-byte aligned. Returns false if nothing was converted.
+ */
+bool vl_epd_gray_convert_rgb565(const struct vl_epd_gray *gray, const void *rgb565, int32_t stride,
+	const pixman_box32_t *box);
+
+/* vl_epd_gray_convert() or vl_epd_gray_convert_rgb565() on every rect of damage. */
+void vl_epd_gray_convert_region(const struct vl_epd_gray *gray, const void *pixels, int32_t stride,
+	enum vl_epd_pixel_format format, const pixman_region32_t *damage);
 
 /*
  * Writes box of gray into an XRGB8888 image as R = G = B, which a 32-bpp
