@@ -607,11 +607,15 @@ handle_request_set_primary_selection(struct wl_listener *listener, void *data)
 static void
 update_capabilities(struct vl_seat *seat)
 {
-	uint32_t caps = 0;
+	/*
+	 * Always a keyboard: a virtual keyboard (wtype, an on-screen keyboard)
+	 * may come and go for each thing it types, and a client that got the
+	 * capability only with it would ask for its wl_keyboard while the first
+	 * keys are already on their way, and lose them.
+	 */
+	uint32_t caps = WL_SEAT_CAPABILITY_KEYBOARD;
 	struct vl_device *device;
 
-	if (!wl_list_empty(&seat->keyboards))
-		caps |= WL_SEAT_CAPABILITY_KEYBOARD;
 	wl_list_for_each (device, &seat->devices, link) {
 		if (device->device->type == WLR_INPUT_DEVICE_TOUCH)
 			caps |= WL_SEAT_CAPABILITY_TOUCH;
@@ -753,6 +757,7 @@ vl_seat_create(struct vl_server *server)
 		handle_request_set_selection);
 	LISTEN(&seat->seat->events.request_set_primary_selection,
 		&seat->request_set_primary_selection, handle_request_set_primary_selection);
+	update_capabilities(seat);
 	vl_seat_configure(seat);
 	return seat;
 }

@@ -76,6 +76,10 @@ for global in wl_compositor wl_subcompositor wl_shm wl_seat wl_output wl_data_de
 	expect "global $global" grep -q "'$global'" <<<"$out"
 done
 
+# a client sees a keyboard from the start, before any virtual keyboard
+expect "the seat has a keyboard without any keyboard device" \
+	grep -q "capabilities:.*keyboard" <<<"$out"
+
 # --- exit statuses
 run_vellum -- sh -c 'exit 7'
 expect "the application's exit status is vellum's" [ "$status" = 7 ]
@@ -204,6 +208,22 @@ if command -v wvkbd-mobintl >/dev/null; then
 else
 	echo "# wvkbd is not installed: the on-screen keyboard cases are skipped"
 fi
+
+# --- a fresh wtype each time: none of its first keys is lost
+cat >"$work/fresh.sh" <<'SCRIPT'
+foot --override=font=monospace:size=10 sh -c "stty -echo; cat >$1/typed" &
+for _ in $(seq 100); do grep -q '^update' "$VELLUM_MEMORY_TRACE" && break; sleep 0.1; done
+for _ in $(seq 10); do
+	wtype Hello
+	wtype -k Return
+done
+# the ten lines, or give up after 10 s
+for _ in $(seq 100); do [ "$(wc -l <"$1/typed")" -ge 10 ] && break; sleep 0.1; done
+kill $!
+SCRIPT
+run_vellum -- bash "$work/fresh.sh" "$work"
+expect "ten fresh wtype runs type Hello ten times into foot" \
+	[ "$(grep -cx Hello "$work/typed")" = 10 ] && [ "$(wc -l <"$work/typed")" = 10 ]
 
 # --- grim through screencopy
 cat >"$work/grab.sh" <<'SCRIPT'
