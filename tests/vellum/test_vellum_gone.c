@@ -71,6 +71,7 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 	/* the panel settles; the test lets go of the device: only vellum holds it */
 	REQUIRE_RC(epd_wait_idle(d), 0);
 	epd_close(d);
+	CHECK_MSG(epd_try_unload() < 0, "rmmod went through with vellum holding the device");
 
 	epd_phase("unbind the framebuffer (%s client)", client_mode);
 	long cpu_before = cpu_ticks(run.pid);
