@@ -5,11 +5,13 @@
  * capture that fails. Each reaches MXCFB_WAIT_FOR_UPDATE_COMPLETE with its
  * errno (EIO, ETIMEDOUT, ENODATA, EIO), is counted in stats, and the driver
  * stays usable: the next update shows, a hung update holds only its own
- * area until it is abandoned, the panel still powers down, and the module
- * unloads with a hung update in flight.
+ * area until it is abandoned, the panel still powers down, and the device
+ * unbinds and the module unloads with a hung update waited for.
  */
 #include "epd_test.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,16 +303,51 @@ faults_in_a_row(struct epd *d)
 	check_panel_over_white(d, "panel after the faults and a clean update");
 }
 
+struct waiter {
+	struct epd *d;
+	uint32_t marker;
+	atomic_int tid;
+	atomic_int done;
+	int rc;
+};
+
+static void *
+waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+
+	atomic_store(&w->tid, epd_gettid());
+	w->rc = epd_wait(w->d, w->marker, NULL);
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+/*
+ * A hung update that would be abandoned only after 24.5 s (time_scale
+ * 1000), long after the wait's own 5 s: the unbind ends the wait with
+ * ENODEV, and the module unloads.
+ */
 static void
 unload_with_hung_update(struct epd *d)
 {
-	epd_phase("unload with a hung update in flight");
-	epd_open(d, "width=320 height=240 bpp=8 time_scale=100 auto_update=0");
+	struct waiter w = {.d = d, .marker = 40};
+	pthread_t thread;
+
+	epd_phase("unbind and unload with a hung update waited for");
+	epd_open(d, "width=320 height=240 bpp=8 time_scale=1000 auto_update=0");
 	inject(d, "inject_update_hangs", 1);
 	epd_fill(d, 0, 0, 50, 50, 0);
 	send(d, 0, 0, 50, 50, WAVEFORM_MODE_GC16, 40);
-	/* nothing completes for seconds: it is still in flight */
+	REQUIRE(pthread_create(&thread, NULL, waiter_main, &w) == 0);
+	while (!atomic_load(&w.tid))
+		epd_sleep_ms(1);
+	REQUIRE_MSG(epd_thread_in_ioctl(atomic_load(&w.tid), 1500) && !atomic_load(&w.done),
+		"the waiter is not blocked in MXCFB_WAIT_FOR_UPDATE_COMPLETE (%s)",
+		epd_errname(-w.rc));
 	CHECK_EQ(epd_stat(d, "in_flight"), 1);
+	CHECK_RC(epd_unbind(), 0);
+	pthread_join(thread, NULL);
+	CHECK_RC(w.rc, -ENODEV);
 	epd_close(d);
 	CHECK_RC(epd_try_unload(), 0);
 	CHECK(!epd_module_loaded());
