@@ -165,18 +165,20 @@ fbdev_removal_fd(struct vl_epd_device *dev)
  * Which device an event is about does not matter: the framebuffer's own
  * removal comes before the fbdev core lets go of it, so the question is
  * asked again at each event after it (the platform device's unbind, at
- * least). A removed framebuffer answers every ioctl with ENODEV.
+ * least). A removed framebuffer answers every call with ENODEV. A read
+ * asks without the fbdev lock, which ioctls take and an mxc_epdc_fb marker
+ * wait holds for a whole waveform: the event loop must not wait for that.
  */
 static bool
 fbdev_removed(struct vl_epd_device *dev)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
-	struct fb_fix_screeninfo fix;
 	char event[4096];
+	uint8_t pixel;
 
 	while (recv(fb->uevent_fd, event, sizeof(event), MSG_DONTWAIT) >= 0 || errno == ENOBUFS)
 		;
-	return ioctl(fb->fd, FBIOGET_FSCREENINFO, &fix) < 0 && errno == ENODEV;
+	return pread(fb->fd, &pixel, 1, 0) < 0 && errno == ENODEV;
 }
 
 /* The last reference is gone: no wait can be in progress. */
