@@ -36,19 +36,6 @@ cpu_ticks(pid_t pid)
 	return got == 2 ? (long)(utime + stime) : -1;
 }
 
-/* The first child of pid, or -1. */
-static pid_t
-child_of(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
-	char *children = epd_read_file(path, NULL);
-	pid_t child = children ? (pid_t)strtol(children, NULL, 10) : 0;
-	free(children);
-	return child > 0 ? child : -1;
-}
-
 static void
 lose_panel(const char *config, const char *client_mode, const char *ready)
 {
@@ -60,14 +47,17 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
 	memcpy(devnode, d->devnode, sizeof(devnode));
 	char app[256];
-	snprintf(app, sizeof(app), VELLUM_SAY_DISPLAY "exec %s %s", MISBEHAVE_BIN, client_mode);
+	/* vellum may have another child, libseat's built-in seat server: the app says its pid */
+	snprintf(app, sizeof(app), VELLUM_SAY_DISPLAY "echo \"app $$\"; exec %s %s", MISBEHAVE_BIN,
+		client_mode);
 	const char *args[] = {
 		"-c", config, "-d", devnode, "--no-xwayland", "--", "sh", "-c", app, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect_display(&run, 60));
+	REQUIRE(vellum_expect(&run, "app ", line, sizeof(line), 60));
+	pid_t app_pid = (pid_t)atoi(line + strlen("app "));
+	REQUIRE_MSG(app_pid > 0, "no pid in \"%s\"", line);
 	REQUIRE(vellum_expect(&run, ready, line, sizeof(line), 60));
-	pid_t app_pid = child_of(run.pid);
-	REQUIRE_MSG(app_pid > 0, "vellum's application not found");
 	/* the panel settles; the test lets go of the device: only vellum holds it */
 	REQUIRE_RC(epd_wait_idle(d), 0);
 	epd_close(d);
@@ -99,8 +89,11 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 	CHECK_EQ(status, 1);
 	CHECK_EQ(gone_lines, 1);
 	REQUIRE(cpu_before >= 0 && cpu_after >= 0);
-	/* its teardown costs a little; a busy loop until some timeout would cost seconds */
-	CHECK_LE((cpu_after - cpu_before) * 1000 / hz, 1000);
+	/*
+	 * Its teardown costs some CPU time (90 to 1140 ms measured in the
+	 * emulated VM under load); a busy loop until some timeout costs more.
+	 */
+	CHECK_LE((cpu_after - cpu_before) * 1000 / hz, 2000);
 	CHECK_MSG(kill(app_pid, 0) < 0, "the application (pid %d) still runs", (int)app_pid);
 	CHECK_RC(epd_try_unload(), 0);
 }
