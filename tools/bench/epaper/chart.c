@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +29,16 @@ struct table {
 
 struct figure {
 	const char *column, *title;
+	bool log; /* a log scale: the figures span decades */
 };
 
 static const struct figure figures[] = {
-	{"latency_p50_ms", "change to panel settled, p50 (ms)"},
-	{"software_p50_ms", "of which software (to the driver), p50 (ms)"},
-	{"driven_per_changed", "pixels driven per pixel changed"},
-	{"flashes_per_min", "flashes per minute"},
-	{"ghost_mean", "ghost mean at the end"},
-	{"cpu_ms_per_update", "display stack CPU per update (ms)"},
+	{"latency_p50_ms", "change to panel settled, p50 (ms)", false},
+	{"software_p50_ms", "of which software (to the driver), p50 (ms)", false},
+	{"driven_per_changed", "pixels driven per pixel changed (log scale)", true},
+	{"flashes_per_min", "flashes per minute", false},
+	{"ghost_mean", "ghost mean at the end", false},
+	{"cpu_ms_per_update", "display stack CPU per update (ms)", false},
 };
 
 /* Gray-scale friendly: what the chart looks like on the panel it is about. */
@@ -181,20 +183,22 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 		values[g][s] = atof(cell);
 		max = fmax(max, values[g][s]);
 	}
-	max = nice_max(max);
+	/* a log scale runs from 1 to the decade above the largest figure */
+	max = fig->log ? pow(10, ceil(log10(fmax(max, 10)))) : nice_max(max);
 
 	double left = x + 50, bottom = y + h - 30, top = y + 40, right = x + w - 10;
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	text(cr, x + w / 2, y + 20, 15, fig->title, 0.5);
 	cairo_set_line_width(cr, 1);
-	for (int i = 0; i <= 4; i++) {
-		double gy = bottom - (bottom - top) * i / 4;
+	int ticks = fig->log ? (int)lround(log10(max)) : 4;
+	for (int i = 0; i <= ticks; i++) {
+		double gy = bottom - (bottom - top) * i / ticks;
 		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
 		cairo_move_to(cr, left, gy);
 		cairo_line_to(cr, right, gy);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
-		snprintf(label, sizeof(label), "%g", max * i / 4);
+		snprintf(label, sizeof(label), "%g", fig->log ? pow(10, i) : max * i / ticks);
 		text(cr, left - 5, gy + 4, 11, label, 1);
 	}
 	double group_w = (right - left) / (double)l->n_groups;
@@ -211,7 +215,8 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 				text(cr, bx + bar_w / 2, bottom - 4, 9, "n/a", 0.5);
 				continue;
 			}
-			double bh = (bottom - top) * v / max;
+			double bh = fig->log ? (bottom - top) * log10(fmax(v, 1)) / log10(max)
+					     : (bottom - top) * v / max;
 			cairo_set_source_rgb(cr, series_gray[s], series_gray[s], series_gray[s]);
 			cairo_rectangle(cr, bx + 1, bottom - bh, bar_w - 2, bh);
 			cairo_fill_preserve(cr);
