@@ -14,7 +14,8 @@
  *   probe_client resize
  *
  * A white window that follows every configure, printing "configure WxH"
- * for each, until the compositor closes it or the probe is killed.
+ * for each, and "keyboard enter" or "keyboard leave" when its keyboard
+ * focus changes, until the compositor closes it or the probe is killed.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -36,6 +37,7 @@ struct client {
 	struct xdg_wm_base *wm_base;
 	struct wl_subcompositor *subcompositor;
 	struct wp_content_type_manager_v1 *content_type_manager;
+	struct wl_seat *seat;
 	int width, height;
 	bool configured, frame_done, closed;
 };
@@ -54,6 +56,8 @@ handle_global(void *data, struct wl_registry *registry, uint32_t name, const cha
 		c->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
 	else if (strcmp(interface, wl_subcompositor_interface.name) == 0)
 		c->subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
+	else if (strcmp(interface, wl_seat_interface.name) == 0 && !c->seat)
+		c->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
 	else if (strcmp(interface, wp_content_type_manager_v1_interface.name) == 0)
 		c->content_type_manager =
 			wl_registry_bind(registry, name, &wp_content_type_manager_v1_interface, 1);
@@ -200,12 +204,58 @@ show_dialog(struct client *c, struct wl_display *display, struct wl_surface *sur
 	wl_buffer_destroy(sub_buffer);
 }
 
+/* Keyboard focus, reported; keys are not needed. */
+
+static void
+handle_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size)
+{
+	close(fd);
+}
+
+static void
+handle_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface,
+	struct wl_array *keys)
+{
+	printf("keyboard enter\n");
+	fflush(stdout);
+}
+
+static void
+handle_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface)
+{
+	printf("keyboard leave\n");
+	fflush(stdout);
+}
+
+static void
+handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time, uint32_t key,
+	uint32_t state)
+{
+}
+
+static void
+handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t depressed,
+	uint32_t latched, uint32_t locked, uint32_t group)
+{
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+	.keymap = handle_keymap,
+	.enter = handle_enter,
+	.leave = handle_leave,
+	.key = handle_key,
+	.modifiers = handle_modifiers,
+};
+
 /* A white window redrawn at the size of every configure, until closed. */
 static int
 follow_configures(struct client *c, struct wl_display *display, struct wl_surface *surface)
 {
 	int shown_width = 0, shown_height = 0;
 
+	/* vellum's seat always has a keyboard */
+	if (c->seat)
+		wl_keyboard_add_listener(wl_seat_get_keyboard(c->seat), &keyboard_listener, c);
 	while (!c->closed) {
 		if (c->width != shown_width || c->height != shown_height) {
 			shown_width = c->width;

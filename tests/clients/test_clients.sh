@@ -5,11 +5,12 @@
 # traces every update (VELLUM_MEMORY_TRACE) and writes what its panel shows
 # (VELLUM_MEMORY_PANEL) when vellum ends. Prints TAP.
 #
-#   test_clients.sh VELLUM PROBE_CLIENT
+#   test_clients.sh VELLUM PROBE_CLIENT [LAYER_PROBE]
 set -u
 
 vellum=$1
 probe=$2
+layer_probe=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_RUNTIME_DIR=$work/run
@@ -195,18 +196,61 @@ not_white_rows() {
 if command -v wvkbd-mobintl >/dev/null; then
 	run_vellum -- bash "$work/keyboard.sh" "$work" "$probe" 0
 	expect "wvkbd beside a window: the window is configured to the panel first" \
-		[ "$(sed -n 1p "$work/sizes")" = "configure ${W}x${H}" ]
+		[ "$(grep "^configure" "$work/sizes" | sed -n 1p)" = "configure ${W}x${H}" ]
 	expect "... then shrinks by the keyboard's exclusive zone" \
-		[ "$(sed -n 2p "$work/sizes")" = "configure ${W}x$((H - KB))" ]
+		[ "$(grep "^configure" "$work/sizes" | sed -n 2p)" = "configure ${W}x$((H - KB))" ]
 	expect "the keyboard is on the panel, at the bottom" \
 		[ "$(not_white_rows $((H - KB)) $H)" -gt $((W * KB / 2)) ]
 	expect "... and the window, white, above it" [ "$(not_white_rows 0 $((H - KB)))" = 0 ]
 	run_vellum -- bash "$work/keyboard.sh" "$work" "$probe" 1
 	expect "when wvkbd exits the window gets the full height back" \
-		[ "$(sed -n 3p "$work/sizes")" = "configure ${W}x${H}" ]
+		[ "$(grep "^configure" "$work/sizes" | sed -n 3p)" = "configure ${W}x${H}" ]
 	expect "... and fills the panel again" [ "$(not_white_rows 0 $H)" = 0 ]
 else
 	echo "# wvkbd is not installed: the on-screen keyboard cases are skipped"
+fi
+
+# --- a layer surface that takes the keyboard, with a popup
+BAR=80
+cat >"$work/layer.sh" <<'SCRIPT'
+# layer.sh WORK PROBE LAYER_PROBE STAY: the probe's window, then the bar
+# for STAY seconds; the script ends once the bar is shown (STAY=30) or once
+# the window has the keyboard and its height back (STAY=1)
+wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+"$2" resize >"$1/events" &
+wait_for grep -q '^keyboard enter' "$1/events"
+"$3" 80 "$4" >"$1/layer" &
+wait_for grep -q '^layer shown' "$1/layer"
+wait_for grep -q '^keyboard leave' "$1/events"
+if [ "$4" = 1 ]; then
+	wait_for [ "$(grep -c '^keyboard enter' "$1/events")" -ge 2 ]
+	wait_for [ "$(grep -c '^configure' "$1/events")" -ge 3 ]
+	updates=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
+	wait_for [ "$(grep -c '^update' "$VELLUM_MEMORY_TRACE")" -gt "$updates" ]
+fi
+SCRIPT
+if [ -n "$layer_probe" ]; then
+	run_vellum -- bash "$work/layer.sh" "$work" "$probe" "$layer_probe" 30
+	expect "a layer surface is configured to the panel's width" \
+		grep -qx "layer shown ${W}x$BAR" "$work/layer"
+	expect "... the window shrinks by its exclusive zone" \
+		[ "$(grep '^configure' "$work/events" | sed -n 2p)" = "configure ${W}x$((H - BAR))" ]
+	expect "... it takes the keyboard (exclusive interactivity)" \
+		[ "$(grep '^keyboard' "$work/events" | tr '\n' ' ')" = "keyboard enter keyboard leave " ]
+	expect "... it is drawn at the bottom" [ "$(not_white_rows $((H - BAR)) $H)" = $((W * BAR)) ]
+	# the popup: 60x40 above the bar's top edge, 20 px from the left, over the window
+	expect "... its popup above it" [ "$(panel_at 20 $((H - BAR - 40)))" = 0 ] &&
+		[ "$(panel_at 79 $((H - BAR - 1)))" = 0 ] &&
+		[ "$(not_white_rows $((H - BAR - 40)) $((H - BAR)))" = $((60 * 40)) ]
+	run_vellum -- bash "$work/layer.sh" "$work" "$probe" "$layer_probe" 1
+	expect "when it goes the window gets the keyboard back" \
+		[ "$(grep '^keyboard' "$work/events" | tr '\n' ' ')" = \
+			"keyboard enter keyboard leave keyboard enter " ]
+	expect "... and its full height" \
+		[ "$(grep '^configure' "$work/events" | sed -n 3p)" = "configure ${W}x${H}" ]
+	expect "... and fills the panel again" [ "$(not_white_rows 0 $H)" = 0 ]
+else
+	echo "# vellum has no layer-shell: the layer surface cases are skipped"
 fi
 
 # --- a fresh wtype each time: none of its first keys is lost
