@@ -268,9 +268,8 @@ surface_refresh_destroy(struct vl_surface_refresh *refresh)
 		wl_resource_set_user_data(refresh->resource, NULL);
 	wl_list_for_each_safe (feedback, tmp, &refresh->committed, link)
 		feedback_discard(feedback);
+	/* which finishes the pending and current state too */
 	wlr_surface_synced_finish(&refresh->synced);
-	state_finish(&refresh->pending);
-	state_finish(&refresh->current);
 	wl_list_remove(&refresh->commit.link);
 	wl_list_remove(&refresh->link);
 	wlr_addon_finish(&refresh->addon);
