@@ -386,6 +386,8 @@ main(int argc, char **argv)
 	wl_compositor_destroy(c.compositor);
 	wl_shm_destroy(c.shm);
 	wl_subcompositor_destroy(c.subcompositor);
+	if (c.seat)
+		wl_seat_destroy(c.seat);
 	wp_content_type_manager_v1_destroy(c.content_type_manager);
 	xdg_wm_base_destroy(c.wm_base);
 	wl_display_disconnect(display);
