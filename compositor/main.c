@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+#include "log.h"
 #include "server.h"
 
 #ifndef VELLUM_VERSION
@@ -266,7 +267,7 @@ main(int argc, char **argv)
 	int parsed = parse_options(argc, argv, &options);
 	if (parsed)
 		return parsed - 1;
-	wlr_log_init(options.verbose ? WLR_DEBUG : WLR_ERROR, NULL);
+	vl_log_init(options.verbose ? WLR_DEBUG : WLR_ERROR);
 	if (!load_config(&server, &options))
 		goto out;
 	if (options.validate) {

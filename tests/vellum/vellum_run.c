@@ -80,6 +80,42 @@ vellum_read_line(
 	}
 }
 
+/*
+ * vellums still running when a test stops early: each holds the framebuffer,
+ * so the next test could not unload the module.
+ */
+static pid_t running[8];
+
+static void
+stop_running_vellums(void)
+{
+	for (size_t i = 0; i < sizeof(running) / sizeof(running[0]); i++) {
+		if (running[i] <= 0)
+			continue;
+		printf("note: stopping vellum (pid %d) left running\n", (int)running[i]);
+		kill(running[i], SIGTERM);
+		vellum_child_wait(running[i], 5);
+		running[i] = 0;
+	}
+	fflush(stdout);
+}
+
+static void
+track_running(pid_t pid, pid_t replacement)
+{
+	static bool registered;
+
+	if (!registered) {
+		atexit(stop_running_vellums);
+		registered = true;
+	}
+	for (size_t i = 0; i < sizeof(running) / sizeof(running[0]); i++)
+		if (running[i] == pid) {
+			running[i] = replacement;
+			return;
+		}
+}
+
 static void
 make_runtime_dir(struct vellum_run *run, const struct passwd *pw)
 {
@@ -144,6 +180,7 @@ vellum_start(struct vellum_run *run, const char *const *args, const char *user)
 	}
 	close(fds[1]);
 	run->out_fd = fds[0];
+	track_running(0, run->pid);
 	free(argv);
 }
 
@@ -210,6 +247,7 @@ vellum_wait(struct vellum_run *run, unsigned int timeout_s)
 	while ((got = read_line_until(run->out_fd, line, sizeof(line), deadline)) > 0)
 		printf("vellum| %s\n", line);
 	int status = vellum_child_wait(run->pid, got < 0 ? 10 : 1);
+	track_running(run->pid, 0);
 	close(run->out_fd);
 	run->out_fd = -1;
 	run->pid = 0;
