@@ -21,6 +21,9 @@ log_line(enum wlr_log_importance importance, const char *fmt, va_list args)
 	char line[1024];
 	struct timespec now;
 
+	/* wlroots hands every message to the callback, whatever the verbosity */
+	if (importance > wlr_log_get_verbosity())
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	long long ms = (now.tv_sec - log_start.tv_sec) * 1000LL +
 		       (now.tv_nsec - log_start.tv_nsec) / 1000000;
