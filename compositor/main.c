@@ -236,7 +236,12 @@ handle_sighup(int signal, void *data)
 	return 0;
 }
 
-/* Ends the application if it is still running, giving it a moment to go. */
+/*
+ * Ends the application if it is still running, giving it a moment to go.
+ * Clients are still served meanwhile: an application that talks to the
+ * compositor on its way out (foot does) would otherwise wait for it until
+ * it is killed.
+ */
 static void
 end_child(struct vl_server *server)
 {
@@ -245,13 +250,18 @@ end_child(struct vl_server *server)
 	if (server->child <= 0)
 		return;
 	kill(server->child, SIGTERM);
-	for (int i = 0; i < 50; i++) {
+	for (int i = 0; i < 50 && server->child > 0; i++) {
 		if (waitpid(server->child, &status, WNOHANG) == server->child) {
+			server->child = 0;
 			server->exit_status = exit_status_of(status);
 			return;
 		}
-		nanosleep(&(struct timespec){.tv_nsec = 40000000}, NULL);
+		wl_display_flush_clients(server->display);
+		wl_event_loop_dispatch(server->loop, 40);
 	}
+	/* the SIGCHLD handler may have reaped it while the loop ran */
+	if (server->child <= 0)
+		return;
 	kill(server->child, SIGKILL);
 	if (waitpid(server->child, &status, 0) == server->child)
 		server->exit_status = exit_status_of(status);

@@ -167,6 +167,27 @@ expect "typed keys reach the panel" [ "$(updates)" -gt "$before" ]
 # the one flash allowed is the idle cleanup after the typing stopped
 expect "... each keystroke a small update, without a flash" small_updates_after "$before" 200 130 1
 
+# --- SIGTERM ends the application, then vellum; foot talks to the
+# compositor on its way out, so vellum must serve it until it has gone
+rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
+"$vellum" -d memory:${W}x${H} -- foot --override=font=monospace:size=14 cat >"$work/term.out" 2>&1 &
+vellum_pid=$!
+for _ in $(seq 100); do
+	[ -n "$(grep '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null)" ] && break
+	sleep 0.1
+done
+kill -TERM $vellum_pid
+for _ in $(seq 200); do
+	kill -0 $vellum_pid 2>/dev/null || break
+	sleep 0.1
+done
+kill -KILL $vellum_pid 2>/dev/null
+wait $vellum_pid
+status=$?
+expect "SIGTERM: foot ends by itself, not killed (status $status)" \
+	[ "$status" != 137 ] && ! grep -q "Killed" "$work/term.out"
+expect "... and vellum leaves the panel it showed" [ -s "$VELLUM_MEMORY_PANEL" ]
+
 # --- an on-screen keyboard (wvkbd, layer-shell) beside a window that follows its configures
 KB=200
 cat >"$work/keyboard.sh" <<'SCRIPT'
