@@ -23,6 +23,7 @@ struct clock {
 	char shown[CLOCK_FACE_CELLS + 1]; /* the text of the last frame */
 	long ticks, max_ticks;            /* max_ticks 0: run until quit */
 	long fake_start;                  /* seconds since midnight, or -1: the system clock */
+	long tick_ms;                     /* 0: on the system clock's seconds */
 	bool last_frame_sent;
 };
 
@@ -41,6 +42,8 @@ usage(FILE *out)
 		     "\n"
 		     "  -s, --seconds N     exit after N ticks (once the last one is shown)\n"
 		     "  -t, --time HH:MM:SS start from this time instead of the system clock's\n"
+		     "  -T, --tick-ms N     tick every N ms, a second of the clock each: time\n"
+		     "                      runs faster, for soak runs and benchmarks\n"
 		     "  -v, --verbose       print each tick and when the panel showed it\n"
 		     "  -h, --help          print this help and exit\n"
 		     "\n"
@@ -124,12 +127,16 @@ draw(struct ep_client *client, bool all, void *data)
 	ep_client_log(client, "tick %s", text);
 }
 
-/* The next tick at the system clock's next whole second. */
+/* The next tick at the system clock's next whole second, or tick_ms from now. */
 static void
 arm_tick(struct clock *clock)
 {
 	struct timespec now;
 
+	if (clock->tick_ms) {
+		ep_timer_arm(clock->tick, (uint64_t)clock->tick_ms * 1000000);
+		return;
+	}
 	clock_gettime(CLOCK_REALTIME, &now);
 	ep_timer_arm(clock->tick, 1000000000ULL - (uint64_t)now.tv_nsec);
 }
@@ -174,6 +181,7 @@ main(int argc, char *argv[])
 	static const struct option options[] = {
 		{"seconds", required_argument, NULL, 's'},
 		{"time", required_argument, NULL, 't'},
+		{"tick-ms", required_argument, NULL, 'T'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -183,7 +191,7 @@ main(int argc, char *argv[])
 	bool verbose = false;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:t:vh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:t:T:vh", options, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			clock.max_ticks =
@@ -191,6 +199,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			clock.fake_start = parse_time(optarg);
+			break;
+		case 'T':
+			clock.tick_ms = ep_parse_count(PROGRAM, "--tick-ms", optarg, 3600000L);
 			break;
 		case 'v':
 			verbose = true;
@@ -209,6 +220,14 @@ main(int argc, char *argv[])
 		return 2;
 	}
 
+	if (clock.tick_ms && clock.fake_start < 0) {
+		/* the clock starts at the system's time and runs faster from there */
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		clock.fake_start = (long)tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+	}
 	clock.client = ep_client_create(PROGRAM, PROGRAM, &handlers, &clock);
 	ep_client_set_verbose(clock.client, verbose);
 	/* small black and white changes, without a flash */

@@ -138,6 +138,13 @@ become(const struct passwd *pw)
 void
 vellum_start(struct vellum_run *run, const char *const *args, const char *user)
 {
+	vellum_start_program(run, VELLUM_BIN, args, user);
+}
+
+void
+vellum_start_program(
+	struct vellum_run *run, const char *program, const char *const *args, const char *user)
+{
 	const struct passwd *pw = NULL;
 	int fds[2];
 	size_t n = 0;
@@ -152,10 +159,10 @@ vellum_start(struct vellum_run *run, const char *const *args, const char *user)
 		n++;
 	const char **argv = calloc(n + 2, sizeof(*argv));
 	REQUIRE(argv);
-	argv[0] = VELLUM_BIN;
+	argv[0] = program;
 	memcpy(argv + 1, args, n * sizeof(*argv));
 
-	printf("vellum");
+	printf("%s", argv[0]);
 	for (size_t i = 1; argv[i]; i++)
 		printf(" %s", argv[i]);
 	printf("%s%s\n", user ? " as " : "", user ? user : "");

@@ -30,6 +30,9 @@ struct vellum_run {
  * the user's groups, in a runtime directory the user owns.
  */
 void vellum_start(struct vellum_run *run, const char *const *args, const char *user);
+/* As vellum_start, with another build of vellum. */
+void vellum_start_program(
+	struct vellum_run *run, const char *program, const char *const *args, const char *user);
 /* The shell command an application starts with so that the test learns the display. */
 #define VELLUM_SAY_DISPLAY "echo \"display $WAYLAND_DISPLAY\"; "
 /*
