@@ -105,9 +105,14 @@ struct vl_epd_output {
 	struct vl_epd_io io;
 	bool enabled;
 
-	uint8_t *gray;              /* the latest committed content, panel-sized */
-	uint8_t *sent;              /* what was last sent to the panel */
-	pixman_region32_t unsent;   /* committed but not sent yet */
+	uint8_t *gray;            /* the latest committed content, panel-sized */
+	uint8_t *sent;            /* what was last sent to the panel */
+	pixman_region32_t unsent; /* committed but not sent yet */
+	/*
+	 * Where the panel may not show what sent holds (its update failed): sent
+	 * again whatever the diff says, since content can come to equal sent.
+	 */
+	pixman_region32_t stale;
 	struct wl_array next_hints; /* struct vl_epd_hint, for the next commit */
 	struct wl_array hints;      /* hints of the content in unsent */
 	struct wl_array next_feedback;
@@ -148,8 +153,9 @@ bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
 /* Queues the flashing cleanup refresh into record (n == 0: none). */
 void vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record);
 /*
- * Forgets what the panel was sent in box, so that the next flush sends it
- * again whatever the diff would say: for updates that failed.
+ * Forgets what the panel was sent in box, so that flushes send it again
+ * whatever the diff would say until one succeeds: for updates that failed
+ * and full refreshes.
  */
 void vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box);
 

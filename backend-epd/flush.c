@@ -107,8 +107,28 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_gray cur = gray_view(output->gray, dev), sent = gray_view(output->sent, dev);
 	pixman_box32_t boxes[MAX_RECTS_PER_FLUSH * 4];
-	size_t n = vl_epd_diff(&cur, &sent, &output->unsent, boxes,
-		capacity < MAX_RECTS_PER_FLUSH * 4 ? capacity : MAX_RECTS_PER_FLUSH * 4);
+	size_t room = capacity < MAX_RECTS_PER_FLUSH * 4 ? capacity : MAX_RECTS_PER_FLUSH * 4;
+	pixman_region32_t known;
+
+	/* Where the panel is stale, everything counts as changed. */
+	pixman_region32_init(&known);
+	pixman_region32_subtract(&known, &output->unsent, &output->stale);
+	size_t n = vl_epd_diff(&cur, &sent, &known, boxes, room);
+	pixman_region32_fini(&known);
+	int n_stale;
+	const pixman_box32_t *stale = pixman_region32_rectangles(&output->stale, &n_stale);
+	for (int i = 0; i < n_stale; i++) {
+		if (n < room) {
+			boxes[n++] = stale[i];
+			continue;
+		}
+		/* out of room: the last rect grows over the rest, as vl_epd_diff does */
+		pixman_box32_t *last = &boxes[n - 1];
+		last->x1 = stale[i].x1 < last->x1 ? stale[i].x1 : last->x1;
+		last->y1 = stale[i].y1 < last->y1 ? stale[i].y1 : last->y1;
+		last->x2 = stale[i].x2 > last->x2 ? stale[i].x2 : last->x2;
+		last->y2 = stale[i].y2 > last->y2 ? stale[i].y2 : last->y2;
+	}
 
 	for (size_t i = 0; i < n; i++) {
 		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
@@ -154,6 +174,12 @@ mark_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 		size_t offset = (size_t)y * width + box->x1;
 		memcpy(output->sent + offset, output->gray + offset, box->x2 - box->x1);
 	}
+	/* a failed submission makes it stale again */
+	pixman_region32_t sent_box;
+	pixman_region32_init_rect(
+		&sent_box, box->x1, box->y1, box->x2 - box->x1, box->y2 - box->y1);
+	pixman_region32_subtract(&output->stale, &output->stale, &sent_box);
+	pixman_region32_fini(&sent_box);
 }
 
 /* Queues the plan's update; its pixels are already in the framebuffer. */
@@ -229,16 +255,14 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 void
 vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 {
-	const uint32_t width = output->device->width;
+	const struct vl_epd_device *dev = output->device;
+	pixman_region32_t area;
 
-	/* The inverse of the content differs from it in every pixel. */
-	for (int32_t y = box->y1; y < box->y2; y++) {
-		size_t offset = (size_t)y * width + box->x1;
-		for (int32_t x = box->x1; x < box->x2; x++, offset++)
-			output->sent[offset] = (uint8_t)~output->gray[offset];
-	}
-	pixman_region32_union_rect(&output->unsent, &output->unsent, box->x1, box->y1,
-		box->x2 - box->x1, box->y2 - box->y1);
+	pixman_region32_init_rect(&area, box->x1, box->y1, box->x2 - box->x1, box->y2 - box->y1);
+	pixman_region32_intersect_rect(&area, &area, 0, 0, dev->width, dev->height);
+	pixman_region32_union(&output->stale, &output->stale, &area);
+	pixman_region32_union(&output->unsent, &output->unsent, &area);
+	pixman_region32_fini(&area);
 }
 
 void
@@ -250,6 +274,8 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 	pixman_region32_t failed;
 	size_t n;
 
+	/* what failed before goes out again with what is new */
+	pixman_region32_union(&output->unsent, &output->unsent, &output->stale);
 	if (!pixman_region32_not_empty(&output->unsent)) {
 		n = 0;
 	} else if (!state->panel_known) {

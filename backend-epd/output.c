@@ -461,26 +461,29 @@ complete_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 {
 	struct vl_epd_commit *commit, *tmp;
 	uint64_t id = record->id;
-	bool failed = record->failed;
 
 	record->id = 0;
+	if (record->failed) {
+		/*
+		 * Every commit still waiting, also one whose own updates are in
+		 * flight or done, shows the failed area too: all of them are
+		 * shown by the retry, or superseded.
+		 */
+		wl_list_for_each (commit, &output->commits, link)
+			commit->flush_id = 0;
+		schedule_retry(output);
+		return;
+	}
 	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
 		if (commit->flush_id != id)
 			continue;
-		if (failed) {
-			commit->flush_id = 0; /* shown by the retry, or superseded */
-			continue;
-		}
 		struct vl_epd_feedback_entry *entry;
 		wl_array_for_each (entry, &commit->feedback)
 			if (entry->owner != 0)
 				name_area_waveform(entry, record);
 		finish_commit(output, commit, true);
 	}
-	if (failed)
-		schedule_retry(output);
-	else
-		output->retry_backoff_ms = 0;
+	output->retry_backoff_ms = 0;
 }
 
 static void
@@ -679,6 +682,7 @@ output_destroy(struct wlr_output *wlr_output)
 	wl_array_release(&output->next_feedback);
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
+	pixman_region32_fini(&output->stale);
 	wl_array_release(&output->next_hints);
 	wl_array_release(&output->hints);
 	free(output->gray);
@@ -709,6 +713,7 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	output->backend = backend;
 	output->device = dev;
 	pixman_region32_init(&output->unsent);
+	pixman_region32_init(&output->stale);
 	wl_array_init(&output->next_hints);
 	wl_array_init(&output->hints);
 	wl_array_init(&output->next_feedback);
@@ -750,6 +755,7 @@ err:
 		wl_event_source_remove(output->retry_timer);
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
+	pixman_region32_fini(&output->stale);
 	free(output->gray);
 	free(output->sent);
 	free(output);

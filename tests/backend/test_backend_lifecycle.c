@@ -482,6 +482,63 @@ test_failed_wait_is_retried(void **state)
 	finish(&f);
 }
 
+/*
+ * An area whose update failed goes out again even when the content there
+ * changes meanwhile to something the failed update happened to make look
+ * sent (here: back to white, the inverse of the failed black).
+ */
+static void
+test_failed_area_sent_whatever_comes_next(void **state)
+{
+	struct fixture f;
+	struct settle failing = {0}, next = {0};
+	(void)state;
+
+	commit_square_failing(&f, VL_EPD_MEMORY_WAIT, 1, ETIMEDOUT, &failing);
+	struct vl_epd_backend *backend = wl_container_of(f.h.backend, backend, base);
+	/* the failure is known, its retry still waits */
+	while (!backend->output->retry_pending)
+		assert_true(wl_event_loop_dispatch(f.h.loop, 1) >= 0);
+	assert_int_equal(panel_at(&f, 65, 65), 0);
+
+	scene_harness_rect(&f.h, 60, 60, 20, 20, 255);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &next);
+	run_until_called(&f, &next);
+	assert_true(next.settled);
+	assert_int_equal(panel_at(&f, 65, 65), 255);
+	finish(&f);
+}
+
+/*
+ * A commit whose own updates went through is not shown while an older
+ * update failed: its frame has that area too. It settles with the retry.
+ */
+static void
+test_newer_commit_waits_for_failed_area(void **state)
+{
+	struct fixture f;
+	struct settle a = {0}, b = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	struct wlr_scene_rect *first = scene_harness_rect(&f.h, 20, 20, 30, 30, 255);
+	struct wlr_scene_rect *second = scene_harness_rect(&f.h, 100, 100, 30, 30, 255);
+	show(&f);
+	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_SUBMIT, 1, EIO);
+	scene_harness_set_gray(first, 0);
+	commit_now(&f, &a);
+	/* planned before the failure is known */
+	scene_harness_set_gray(second, 0);
+	commit_now(&f, &b);
+	run_until_called(&f, &b);
+	assert_true(b.settled);
+	assert_int_equal(panel_at(&f, 105, 105), 0);
+	assert_int_equal(panel_at(&f, 25, 25), 0);
+	finish(&f);
+}
+
 /* A device that is gone destroys the output; nothing is reported shown. */
 static void
 test_device_gone(void **state)
@@ -735,6 +792,8 @@ main(void)
 		cmocka_unit_test(test_unchanged_commit_while_held),
 		cmocka_unit_test(test_failed_submit_is_retried),
 		cmocka_unit_test(test_failed_wait_is_retried),
+		cmocka_unit_test(test_failed_area_sent_whatever_comes_next),
+		cmocka_unit_test(test_newer_commit_waits_for_failed_area),
 		cmocka_unit_test(test_device_gone),
 		cmocka_unit_test(test_destroy_in_flight),
 		cmocka_unit_test(test_destroy_sends_held_content),

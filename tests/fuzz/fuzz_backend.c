@@ -348,6 +348,23 @@ canvas_is_mono(const struct fuzz *f)
 	return true;
 }
 
+/* What the device was sent, for the report of a wrong pixel. */
+static void
+print_updates(const struct fuzz *f, size_t wrong)
+{
+	const struct vl_epd_update *updates;
+	size_t n = vl_epd_memory_updates(f->device, &updates);
+
+	fprintf(stderr, "panel %ux%u: pixel %zu,%zu shows %u, the frame has %u; %zu updates:\n",
+		f->width, f->height, wrong % f->width, wrong / f->width,
+		vl_epd_memory_panel(f->device)[wrong], vl_epd_luma(f->canvas[wrong]), n);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "  marker %u: %u,%u %ux%u waveform %u%s\n", updates[i].marker,
+			updates[i].rect.left, updates[i].rect.top, updates[i].rect.width,
+			updates[i].rect.height, updates[i].waveform,
+			updates[i].full ? " full" : "");
+}
+
 /* The last frame, with full damage, until the panel settled it. */
 static void
 show_last_frame(struct fuzz *f)
@@ -368,8 +385,11 @@ show_last_frame(struct fuzz *f)
 	if (!slot->settled || !canvas_is_mono(f))
 		return;
 	const uint8_t *panel = vl_epd_memory_panel(f->device);
-	for (size_t i = 0; i < (size_t)f->width * f->height; i++)
+	for (size_t i = 0; i < (size_t)f->width * f->height; i++) {
+		if (panel[i] != vl_epd_luma(f->canvas[i]))
+			print_updates(f, i);
 		CHECK(panel[i] == vl_epd_luma(f->canvas[i]));
+	}
 }
 
 static void
