@@ -3,7 +3,8 @@
  * The workload of one benchmark scenario, run inside a terminal (foot or
  * xterm) or beside a client that draws by itself (xclock):
  *
- *   epaper_stim [--silent] DIR SCENARIO COUNT INTERVAL_MS [DIR SCENARIO COUNT INTERVAL_MS]...
+ *   epaper_stim [--silent | --keyboard] DIR SCENARIO COUNT INTERVAL_MS
+ *               [DIR SCENARIO COUNT INTERVAL_MS]...
  *
  * SCENARIO is clock (the time, at each wall-clock second), type (a
  * character), scroll (a line, the text moves up by one), page (a new page of
@@ -21,7 +22,10 @@
  * DIR/stim is what the panel had to change, the denominator of pixels
  * driven per pixel changed.
  *
- * --silent draws nothing (the clock scenario beside xclock).
+ * --silent draws nothing (the clock scenario beside xclock). --keyboard,
+ * silent too, creates a uinput keyboard before DIR/ready and makes each
+ * change of the page scenario a press of the Right key: the page turns of a
+ * client that turns pages on input (epaper-reader), timed from the key.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,7 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/input-event-codes.h>
+
 #include "epd_test.h"
+#include "vm_input.h"
 
 /* A pixel changed when it moved by more than ghosting leaves behind: a GC16 level. */
 #define CHANGE_THRESHOLD 16
@@ -57,6 +64,7 @@ struct stim {
 	unsigned long long changed;
 	unsigned short cols, rows;
 	bool silent;
+	int keyboard; /* -1: none */
 };
 
 static uint64_t
@@ -154,6 +162,8 @@ text_line(const struct stim *s, unsigned int n)
 static void
 page(const struct stim *s, unsigned int n)
 {
+	if (s->keyboard >= 0 && n > 0)
+		vm_key(s->keyboard, KEY_RIGHT);
 	if (s->silent)
 		return;
 	printf("\033[H\033[2J-- page %u --\n", n + 1);
@@ -275,16 +285,20 @@ run_scenario(struct stim *s, const char *scenario, unsigned int count, unsigned 
 int
 main(int argc, char **argv)
 {
-	struct stim s = {0};
+	struct stim s = {.keyboard = -1};
 	int arg = 1;
+	bool keyboard = false;
 
 	if (argc > 1 && !strcmp(argv[1], "--silent")) {
 		s.silent = true;
 		arg++;
+	} else if (argc > 1 && !strcmp(argv[1], "--keyboard")) {
+		s.silent = keyboard = true;
+		arg++;
 	}
 	if (argc - arg < 4 || (argc - arg) % 4) {
-		fprintf(stderr,
-			"usage: epaper_stim [--silent] DIR SCENARIO COUNT INTERVAL_MS...\n");
+		fprintf(stderr, "usage: epaper_stim [--silent | --keyboard] DIR SCENARIO COUNT "
+				"INTERVAL_MS...\n");
 		return 2;
 	}
 	for (int i = arg; i < argc; i += 4) {
@@ -306,6 +320,13 @@ main(int argc, char **argv)
 	} else {
 		s.cols = 80;
 		s.rows = 24;
+	}
+	if (keyboard) {
+		vm_input_setup();
+		s.keyboard = vm_uinput_keyboard();
+		vm_udev_settle();
+		/* the compositor's libinput adds it on udev's event */
+		epd_sleep_ms(1000);
 	}
 	epd_attach(&s.dev);
 	s.previous = epd_alloc_image(&s.dev);
