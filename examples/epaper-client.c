@@ -47,6 +47,7 @@ struct ep_feedback_request {
 	struct xx_epaper_refresh_feedback_v1 *feedback;
 	ep_feedback_func func;
 	void *data;
+	struct timespec committed; /* zero until its frame is committed */
 	struct wl_list link;
 };
 
@@ -984,6 +985,7 @@ handle_refreshed(void *data, struct xx_epaper_refresh_feedback_v1 *feedback, uin
 	struct ep_feedback result = {
 		.shown = true,
 		.when = {(time_t)(((uint64_t)tv_sec_hi << 32) | tv_sec_lo), (long)tv_nsec},
+		.committed = request->committed,
 		.flashed = flags & XX_EPAPER_REFRESH_FEEDBACK_V1_FLAGS_FLASHED,
 	};
 
@@ -1026,6 +1028,13 @@ ep_frame_feedback(struct ep_client *c, ep_feedback_func func, void *data)
 	wl_list_insert(c->feedback.prev, &request->link);
 }
 
+double
+ep_feedback_ms(const struct ep_feedback *feedback)
+{
+	return (double)(feedback->when.tv_sec - feedback->committed.tv_sec) * 1e3 +
+	       (double)(feedback->when.tv_nsec - feedback->committed.tv_nsec) / 1e6;
+}
+
 static void
 handle_frame_done(void *data, struct wl_callback *callback, uint32_t time)
 {
@@ -1057,6 +1066,12 @@ ep_frame_commit(struct ep_client *c, cairo_t *cr)
 	wl_callback_add_listener(frame, &frame_listener, c);
 	c->frame_pending = true;
 	wl_surface_commit(c->surface);
+	struct timespec now;
+	struct ep_feedback_request *request;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wl_list_for_each (request, &c->feedback, link)
+		if (!request->committed.tv_sec && !request->committed.tv_nsec)
+			request->committed = now;
 	b->busy = true;
 	for (int i = 0; i < MAX_BUFFERS; i++)
 		if (c->buffers[i].wl_buffer && &c->buffers[i] != b)

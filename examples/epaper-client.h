@@ -35,9 +35,10 @@ enum ep_contact_phase {
 
 /* The one event of a frame's feedback. */
 struct ep_feedback {
-	bool shown;           /* false: discarded, the panel will never show it */
-	struct timespec when; /* when the panel finished, if shown */
-	char waveform[16];    /* the waveform that drew it, "" when nothing had to be */
+	bool shown;                /* false: discarded, the panel will never show it */
+	struct timespec when;      /* when the panel finished, if shown */
+	struct timespec committed; /* when the frame was committed (CLOCK_MONOTONIC, as when) */
+	char waveform[16];         /* the waveform that drew it, "" when nothing had to be */
 	bool flashed;
 };
 
@@ -95,6 +96,8 @@ void ep_frame_full_refresh(struct ep_client *client);
  * called from ep_client_destroy() with client NULL, to free data.
  */
 void ep_frame_feedback(struct ep_client *client, ep_feedback_func func, void *data);
+/* From the frame's commit to the panel showing it, in ms. */
+double ep_feedback_ms(const struct ep_feedback *feedback);
 /* Destroys cr and commits the frame (with no damage: still one, for a full refresh). */
 void ep_frame_commit(struct ep_client *client, cairo_t *cr);
 

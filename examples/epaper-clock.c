@@ -78,8 +78,8 @@ handle_feedback(struct ep_client *client, const struct ep_feedback *feedback, vo
 		return;
 	}
 	if (feedback->shown)
-		ep_client_log(client, "shown %s waveform=%s flashed=%d", note->text,
-			feedback->waveform, feedback->flashed);
+		ep_client_log(client, "shown %s waveform=%s flashed=%d after=%.0fms", note->text,
+			feedback->waveform, feedback->flashed, ep_feedback_ms(feedback));
 	else
 		ep_client_log(client, "discarded %s", note->text);
 	if (note->last)

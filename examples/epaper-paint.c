@@ -81,8 +81,9 @@ handle_feedback(struct ep_client *client, const struct ep_feedback *feedback, vo
 		return;
 	}
 	if (feedback->shown)
-		ep_client_log(client, "%s shown waveform=%s flashed=%d", kinds[note->kind],
-			feedback->waveform, feedback->flashed);
+		ep_client_log(client, "%s shown waveform=%s flashed=%d after=%.0fms",
+			kinds[note->kind], feedback->waveform, feedback->flashed,
+			ep_feedback_ms(feedback));
 	else
 		ep_client_log(client, "%s discarded", kinds[note->kind]);
 	if (note->kind == FRAME_CLEANUP && note->paint->max_strokes &&

@@ -125,8 +125,9 @@ handle_feedback(struct ep_client *client, const struct ep_feedback *feedback, vo
 		return;
 	}
 	if (feedback->shown)
-		ep_client_log(client, "%s %zu shown waveform=%s flashed=%d", kinds[note->kind],
-			note->page + 1, feedback->waveform, feedback->flashed);
+		ep_client_log(client, "%s %zu shown waveform=%s flashed=%d after=%.0fms",
+			kinds[note->kind], note->page + 1, feedback->waveform, feedback->flashed,
+			ep_feedback_ms(feedback));
 	else
 		ep_client_log(client, "%s %zu discarded", kinds[note->kind], note->page + 1);
 	reader->busy = false;
