@@ -355,33 +355,26 @@ layer_mode(struct vl_layer_surface *surface, enum vl_epd_mode *mode, enum vl_epd
 void
 vl_layers_add_hints(struct vl_server *server, struct vl_output *output)
 {
-	struct wlr_output *wlr_output = output->wlr_output;
 	struct vl_layer_surface *surface;
-	struct wlr_box output_box;
 
-	wlr_output_layout_get_box(server->output_layout, wlr_output, &output_box);
 	/* lower layers first: hints that come later win where they overlap */
 	for (int layer = 0; layer < VL_LAYER_COUNT; layer++) {
 		wl_list_for_each (surface, &server->layer_surfaces, link) {
 			struct wlr_layer_surface_v1 *layer_surface = surface->layer_surface;
 			if (!surface->mapped || layer_surface->current.layer != (uint32_t)layer)
 				continue;
-			struct vl_epd_hint hint = {0};
-			layer_mode(surface, &hint.mode, &hint.dither);
-			if (hint.mode == VL_EPD_MODE_AUTO && hint.dither == VL_EPD_DITHER_AUTO)
+			enum vl_epd_mode mode;
+			enum vl_epd_dither dither;
+			layer_mode(surface, &mode, &dither);
+			if (mode == VL_EPD_MODE_AUTO && dither == VL_EPD_DITHER_AUTO)
 				continue;
-			int x = surface->scene->tree->node.x - output_box.x;
-			int y = surface->scene->tree->node.y - output_box.y;
-			pixman_box32_t box = {x, y, x + layer_surface->surface->current.width,
-					       y + layer_surface->surface->current.height},
-				       native;
-			if (!vl_epd_transform_box(&native, &box,
-				    (enum vl_epd_transform)wlr_output->transform, wlr_output->width,
-				    wlr_output->height))
-				continue;
-			hint.box = (struct wlr_box){
-				native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1};
-			vl_epd_output_add_hint(wlr_output, &hint);
+			struct wlr_box box = {
+				surface->scene->tree->node.x,
+				surface->scene->tree->node.y,
+				layer_surface->surface->current.width,
+				layer_surface->surface->current.height,
+			};
+			vl_output_hint_box(server, output, &box, mode, dither);
 		}
 	}
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <vellum/epd-backend.h>
+#include <vellum/epd-pipeline.h>
 #include <wlr/interfaces/wlr_output.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -153,4 +154,31 @@ vl_output_first(struct vl_server *server)
 	wl_list_for_each (output, &server->outputs, link)
 		return output;
 	return NULL;
+}
+
+void
+vl_output_hint_box(struct vl_server *server, struct vl_output *output, const struct wlr_box *box,
+	enum vl_epd_mode mode, enum vl_epd_dither dither)
+{
+	struct wlr_output *wlr_output = output->wlr_output;
+	struct wlr_box output_box;
+	pixman_box32_t native;
+
+	wlr_output_layout_get_box(server->output_layout, wlr_output, &output_box);
+	pixman_box32_t local = {
+		box->x - output_box.x,
+		box->y - output_box.y,
+		box->x - output_box.x + box->width,
+		box->y - output_box.y + box->height,
+	};
+	/* hints are in the output buffer's coordinates: rotation undone */
+	if (!vl_epd_transform_box(&native, &local, (enum vl_epd_transform)wlr_output->transform,
+		    wlr_output->width, wlr_output->height))
+		return;
+	struct vl_epd_hint hint = {
+		.box = {native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1},
+		.mode = mode,
+		.dither = dither,
+	};
+	vl_epd_output_add_hint(wlr_output, &hint);
 }

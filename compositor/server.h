@@ -100,6 +100,12 @@ void vl_server_usable_area(struct vl_server *server, struct wlr_box *box);
 /* output.c */
 void vl_output_handle_new(struct wl_listener *listener, void *data);
 struct vl_output *vl_output_first(struct vl_server *server);
+/*
+ * Hints the next commit of an e-paper output that box (layout coordinates)
+ * shows content for mode and dither; the part outside the output is left out.
+ */
+void vl_output_hint_box(struct vl_server *server, struct vl_output *output,
+	const struct wlr_box *box, enum vl_epd_mode mode, enum vl_epd_dither dither);
 
 /* view.c */
 void vl_view_handle_new_toplevel(struct wl_listener *listener, void *data);

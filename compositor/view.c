@@ -573,31 +573,14 @@ vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node, enu
 void
 vl_views_add_hints(struct vl_server *server, struct vl_output *output)
 {
-	struct wlr_output *wlr_output = output->wlr_output;
 	struct vl_view *view;
-	struct wlr_box output_box;
 
-	wlr_output_layout_get_box(server->output_layout, wlr_output, &output_box);
 	/* Oldest first: hints of views on top come later and win where they overlap. */
 	wl_list_for_each_reverse (view, &server->views, link) {
-		struct vl_epd_hint hint = {0};
-		view_mode(view, &hint.mode, &hint.dither);
-		if (hint.mode == VL_EPD_MODE_AUTO && hint.dither == VL_EPD_DITHER_AUTO)
-			continue;
-		pixman_box32_t box =
-				       {
-					       view->box.x - output_box.x,
-					       view->box.y - output_box.y,
-					       view->box.x - output_box.x + view->box.width,
-					       view->box.y - output_box.y + view->box.height,
-				       },
-			       native;
-		if (!vl_epd_transform_box(&native, &box,
-			    (enum vl_epd_transform)wlr_output->transform, wlr_output->width,
-			    wlr_output->height))
-			continue;
-		hint.box = (struct wlr_box){
-			native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1};
-		vl_epd_output_add_hint(wlr_output, &hint);
+		enum vl_epd_mode mode;
+		enum vl_epd_dither dither;
+		view_mode(view, &mode, &dither);
+		if (mode != VL_EPD_MODE_AUTO || dither != VL_EPD_DITHER_AUTO)
+			vl_output_hint_box(server, output, &view->box, mode, dither);
 	}
 }
