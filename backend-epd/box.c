@@ -37,3 +37,14 @@ vl_epd_box_area(const pixman_box32_t *box)
 		return 0;
 	return (uint64_t)((int64_t)box->x2 - box->x1) * (uint64_t)((int64_t)box->y2 - box->y1);
 }
+
+pixman_box32_t
+vl_epd_box_union(const pixman_box32_t *a, const pixman_box32_t *b)
+{
+	return (pixman_box32_t){
+		.x1 = a->x1 < b->x1 ? a->x1 : b->x1,
+		.y1 = a->y1 < b->y1 ? a->y1 : b->y1,
+		.x2 = a->x2 > b->x2 ? a->x2 : b->x2,
+		.y2 = a->y2 > b->y2 ? a->y2 : b->y2,
+	};
+}

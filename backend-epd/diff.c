@@ -114,15 +114,7 @@ vl_epd_diff(const struct vl_epd_gray *cur, const struct vl_epd_gray *prev,
 			out[n++] = changed;
 			continue;
 		}
-		pixman_box32_t *last = &out[n - 1];
-		if (changed.x1 < last->x1)
-			last->x1 = changed.x1;
-		if (changed.y1 < last->y1)
-			last->y1 = changed.y1;
-		if (changed.x2 > last->x2)
-			last->x2 = changed.x2;
-		if (changed.y2 > last->y2)
-			last->y2 = changed.y2;
+		out[n - 1] = vl_epd_box_union(&out[n - 1], &changed);
 	}
 	return n;
 }

@@ -123,11 +123,7 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 			continue;
 		}
 		/* out of room: the last rect grows over the rest, as vl_epd_diff does */
-		pixman_box32_t *last = &boxes[n - 1];
-		last->x1 = stale[i].x1 < last->x1 ? stale[i].x1 : last->x1;
-		last->y1 = stale[i].y1 < last->y1 ? stale[i].y1 : last->y1;
-		last->x2 = stale[i].x2 > last->x2 ? stale[i].x2 : last->x2;
-		last->y2 = stale[i].y2 > last->y2 ? stale[i].y2 : last->y2;
+		boxes[n - 1] = vl_epd_box_union(&boxes[n - 1], &stale[i]);
 	}
 
 	for (size_t i = 0; i < n; i++) {

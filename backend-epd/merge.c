@@ -29,22 +29,11 @@ compatible(const struct vl_epd_plan *a, const struct vl_epd_plan *b, bool mixed)
 				a->choice.dither == b->choice.dither && a->full == b->full);
 }
 
-static pixman_box32_t
-box_union(const pixman_box32_t *a, const pixman_box32_t *b)
-{
-	return (pixman_box32_t){
-		.x1 = a->x1 < b->x1 ? a->x1 : b->x1,
-		.y1 = a->y1 < b->y1 ? a->y1 : b->y1,
-		.x2 = a->x2 > b->x2 ? a->x2 : b->x2,
-		.y2 = a->y2 > b->y2 ? a->y2 : b->y2,
-	};
-}
-
 /* cost(a) + cost(b) - cost(a + b): what merging saves, negative if it costs. */
 static int64_t
 saving(const struct vl_epd_plan *a, const struct vl_epd_plan *b, int64_t update_cost)
 {
-	pixman_box32_t u = box_union(&a->box, &b->box);
+	pixman_box32_t u = vl_epd_box_union(&a->box, &b->box);
 
 	return update_cost + (int64_t)vl_epd_box_area(&a->box) + (int64_t)vl_epd_box_area(&b->box) -
 	       (int64_t)vl_epd_box_area(&u);
@@ -60,7 +49,7 @@ merge_into(struct vl_epd_plan *a, const struct vl_epd_plan *b)
 		a->choice = b->choice;
 	}
 	a->full = a->full || b->full;
-	a->box = box_union(&a->box, &b->box);
+	a->box = vl_epd_box_union(&a->box, &b->box);
 }
 
 size_t

@@ -45,6 +45,9 @@ bool vl_epd_box_clip(pixman_box32_t *box, int32_t width, int32_t height);
 /* Area of a box; 0 for an empty or inverted one. */
 uint64_t vl_epd_box_area(const pixman_box32_t *box);
 
+/* The bounding box of two boxes. */
+pixman_box32_t vl_epd_box_union(const pixman_box32_t *a, const pixman_box32_t *b);
+
 /* gray.c */
 
 /*
