@@ -606,6 +606,12 @@ epd_clear(struct epd *d)
 {
 	epd_fill(d, 0, 0, d->width, d->height, 255);
 	epd_show(d, 0, 0, d->width, d->height, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 0xfffffff0u);
+	/*
+	 * In AUTOMATIC mode the fill's dirty pages are an update of their own,
+	 * due after the deferred-IO delay: it goes now, not in what comes next.
+	 */
+	REQUIRE_OK(fsync(d->fd));
+	REQUIRE_RC(epd_wait_idle(d), 0);
 	memset(d->model, 255, (size_t)d->width * d->height);
 }
 

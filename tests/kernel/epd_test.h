@@ -187,7 +187,8 @@ void epd_model_apply(
 /*
  * Fills the framebuffer white and shows it with a flashing GC16 FULL update
  * of the whole panel (marker 0xfffffff0), so the panel is white and free of
- * ghosts; sets the model to white.
+ * ghosts; sets the model to white. Returns once the panel is idle: nothing
+ * of it is left to show up in a trace read later.
  */
 void epd_clear(struct epd *d);
 

@@ -128,8 +128,9 @@ run_clock_minute(const struct vellum_run *run)
 	collect_output(out_fd, tail, sizeof(tail), 120);
 	int status = vellum_child_wait(pid, 5);
 	close(out_fd);
-	CHECK_MSG(status == 0, "epaper-clock exited with status %d; its last lines:\n%s", status,
-		tail);
+	/* printed apart: a failure's message has room for a line or two */
+	if (!CHECK_MSG(status == 0, "epaper-clock exited with status %d", status))
+		printf("epaper-clock's last lines:\n%s\n", tail);
 }
 
 static void
@@ -221,6 +222,7 @@ soak(struct epd *d, const char *program, int minutes, bool judge_rss)
 			run_clock_minute(&run);
 		else
 			type_minute(&run, minute);
+		vellum_print_output(&run);
 		rss_kib[minute] = vellum_rss_kib(run.pid);
 		printf("minute %2d: RSS %ld KiB, %zu updates in the trace\n", minute,
 			rss_kib[minute], vellum_trace_count(d));

@@ -198,6 +198,16 @@ vellum_expect(
 	return vellum_read_line(run->out_fd, "vellum", prefix, line, len, timeout_s);
 }
 
+void
+vellum_print_output(struct vellum_run *run)
+{
+	char line[1024];
+
+	/* vellum writes each line whole: one that has begun is there in a moment */
+	while (read_line_until(run->out_fd, line, sizeof(line), epd_now_ns() + 50000000ULL) > 0)
+		printf("vellum| %s\n", line);
+}
+
 bool
 vellum_expect_display(struct vellum_run *run, unsigned int timeout_s)
 {

@@ -44,6 +44,11 @@ bool vellum_expect(
 /* vellum_expect("display "), which sets run->display. */
 bool vellum_expect_display(struct vellum_run *run, unsigned int timeout_s);
 /*
+ * Prints what vellum and its application wrote so far, without waiting: a
+ * long run empties the pipe so that they never block on a full one.
+ */
+void vellum_print_output(struct vellum_run *run);
+/*
  * Waits up to timeout_s for vellum to exit, echoing its remaining output:
  * its exit status (128+N when killed by signal N), or -1 when it did not
  * exit (it is killed then).
