@@ -533,6 +533,29 @@ epd_write_file(const char *path, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -EIO;
 }
 
+void
+epd_inject(struct epd *d, const char *knob, unsigned int count)
+{
+	char path[200], text[16];
+
+	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
+	snprintf(text, sizeof(text), "%u", count);
+	REQUIRE_RC(epd_write_file(path, text), 0);
+}
+
+long
+epd_injected_left(struct epd *d, const char *knob)
+{
+	char path[200];
+
+	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
+	char *text = epd_read_file(path, NULL);
+	REQUIRE_MSG(text, "cannot read %s", path);
+	long left = atol(text);
+	free(text);
+	return left;
+}
+
 int
 epd_unbind(void)
 {

@@ -24,29 +24,6 @@ static struct epd dev;
 static uint8_t scene_gray[W * H];
 
 static void
-inject(struct epd *d, const char *knob, unsigned int count)
-{
-	char path[200], text[16];
-
-	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
-	snprintf(text, sizeof(text), "%u", count);
-	REQUIRE_RC(epd_write_file(path, text), 0);
-}
-
-static long
-injected_left(struct epd *d, const char *knob)
-{
-	char path[200];
-
-	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
-	char *text = epd_read_file(path, NULL);
-	REQUIRE_MSG(text, "cannot read %s", path);
-	long left = atol(text);
-	free(text);
-	return left;
-}
-
-static void
 draw(struct scene_harness *h, uint32_t x, uint32_t y, uint32_t w, uint32_t hgt, uint8_t v)
 {
 	scene_harness_rect(h, (int)x, (int)y, (int)w, (int)hgt, v);
@@ -106,12 +83,12 @@ one_fault(struct scene_harness *h, struct epd *d, const char *knob, const char *
 	epd_phase("%s: the area is sent again and shows", knob);
 	epd_stats_reset(d);
 	epd_trace_clear(d);
-	inject(d, knob, 1);
+	epd_inject(d, knob, 1);
 	draw(h, x, 40, 60, 50, v);
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
 	check_panel(d, knob);
-	CHECK_EQ(injected_left(d, knob), 0);
+	CHECK_EQ(epd_injected_left(d, knob), 0);
 	char *stats = epd_stats_snapshot(d);
 	CHECK_EQ(epd_snapshot_stat(stats, stat), 1);
 	/* the faulty update, then the one sent again */
@@ -130,7 +107,7 @@ frames_during_hang(struct scene_harness *h, struct epd *d)
 	epd_phase("inject_update_hangs: frames committed meanwhile all reach the panel");
 	epd_stats_reset(d);
 	epd_trace_clear(d);
-	inject(d, "inject_update_hangs", 1);
+	epd_inject(d, "inject_update_hangs", 1);
 	draw(h, 20, 150, 80, 60, 0);
 	REQUIRE(scene_harness_commit(h));
 	/* over the hung area and beside it */
@@ -143,7 +120,7 @@ frames_during_hang(struct scene_harness *h, struct epd *d)
 	/* the hung update was abandoned before the panel settled */
 	CHECK_EQ(epd_stat(d, "update_timeouts"), 1);
 	check_panel(d, "after the hang");
-	CHECK_EQ(injected_left(d, "inject_update_hangs"), 0);
+	CHECK_EQ(epd_injected_left(d, "inject_update_hangs"), 0);
 	CHECK_EQ(epd_stat(d, "updates_failed"), 1);
 	CHECK_GE(updates_covering(d, 20, 150, 80, 60), 1u);
 }

@@ -26,30 +26,6 @@
 static struct epd dev;
 
 static void
-inject(struct epd *d, const char *knob, unsigned int count)
-{
-	char path[200], text[16];
-
-	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
-	snprintf(text, sizeof(text), "%u", count);
-	REQUIRE_RC(epd_write_file(path, text), 0);
-}
-
-/* Faults of a kind still to come, as the knob reads back. */
-static long
-injected_left(struct epd *d, const char *knob)
-{
-	char path[200];
-
-	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
-	char *text = epd_read_file(path, NULL);
-	REQUIRE_MSG(text, "cannot read %s", path);
-	long left = atol(text);
-	free(text);
-	return left;
-}
-
-static void
 send(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h, uint32_t waveform,
 	uint32_t marker)
 {
@@ -98,7 +74,7 @@ update_errors(struct epd *d)
 	epd_phase("updates the controller fails: EIO, counted, nothing shown");
 	epd_clear(d);
 	epd_stats_reset(d);
-	inject(d, "inject_update_errors", 2);
+	epd_inject(d, "inject_update_errors", 2);
 	epd_fill(d, 10, 10, 60, 40, 0x00);
 	epd_fill(d, 100, 10, 60, 40, 0x00);
 	send(d, 10, 10, 60, 40, WAVEFORM_MODE_GC16, 1);
@@ -107,7 +83,7 @@ update_errors(struct epd *d)
 	CHECK_RC(epd_wait(d, 2, NULL), -EIO);
 	/* the error is remembered for its marker */
 	CHECK_RC(epd_wait(d, 1, NULL), -EIO);
-	CHECK_EQ(injected_left(d, "inject_update_errors"), 0);
+	CHECK_EQ(epd_injected_left(d, "inject_update_errors"), 0);
 	char *stats = epd_stats_snapshot(d);
 	CHECK_EQ(epd_snapshot_stat(stats, "update_errors"), 2);
 	CHECK_EQ(epd_snapshot_stat(stats, "updates_failed"), 2);
@@ -137,7 +113,7 @@ capture_errors(struct epd *d)
 	epd_phase("a failed pixel capture: EIO, counted as a capture error");
 	epd_clear(d);
 	epd_stats_reset(d);
-	inject(d, "inject_capture_failures", 1);
+	epd_inject(d, "inject_capture_failures", 1);
 	epd_fill(d, 200, 10, 40, 40, 0x80);
 	send(d, 200, 10, 40, 40, WAVEFORM_MODE_GC16, 5);
 	CHECK_RC(epd_wait(d, 5, NULL), -EIO);
@@ -159,7 +135,7 @@ update_hang(struct epd *d)
 	epd_clear(d);
 	epd_stats_reset(d);
 	epd_trace_clear(d);
-	inject(d, "inject_update_hangs", 1);
+	epd_inject(d, "inject_update_hangs", 1);
 	epd_fill(d, 20, 100, 80, 60, 0x00);
 	uint64_t t0 = epd_now_ns();
 	send(d, 20, 100, 80, 60, WAVEFORM_MODE_GC16, 10);
@@ -177,7 +153,7 @@ update_hang(struct epd *d)
 	CHECK_RC(epd_wait(d, 10, NULL), -ETIMEDOUT);
 	CHECK_RC(epd_wait(d, 11, &collision), 0);
 	CHECK_EQ(collision, 1);
-	CHECK_EQ(injected_left(d, "inject_update_hangs"), 0);
+	CHECK_EQ(epd_injected_left(d, "inject_update_hangs"), 0);
 
 	char *stats = epd_stats_snapshot(d);
 	CHECK_EQ(epd_snapshot_stat(stats, "updates_failed"), 1);
@@ -231,20 +207,20 @@ temperature_errors(struct epd *d)
 	epd_stats_reset(d);
 	epd_trace_clear(d);
 	REQUIRE_RC(epd_set_temp(d, 25), 0);
-	inject(d, "inject_temperature_errors", 1);
+	epd_inject(d, "inject_temperature_errors", 1);
 	/* a temperature of its own: the sensor is not read */
 	epd_fill(d, 10, 10, 40, 40, 0x00);
 	REQUIRE_RC(
 		epd_update(d, 10, 10, 40, 40, WAVEFORM_MODE_GC16, UPDATE_MODE_PARTIAL, 20, 25, 0),
 		0);
 	CHECK_RC(epd_wait(d, 20, NULL), 0);
-	CHECK_EQ(injected_left(d, "inject_temperature_errors"), 1);
+	CHECK_EQ(epd_injected_left(d, "inject_temperature_errors"), 1);
 	CHECK_EQ(epd_stat(d, "temperature_errors"), 0);
 	/* the ambient temperature: the sensor read fails */
 	epd_fill(d, 100, 10, 40, 40, 0x00);
 	send(d, 100, 10, 40, 40, WAVEFORM_MODE_GC16, 21);
 	CHECK_RC(epd_wait(d, 21, NULL), -ENODATA);
-	CHECK_EQ(injected_left(d, "inject_temperature_errors"), 0);
+	CHECK_EQ(epd_injected_left(d, "inject_temperature_errors"), 0);
 	/* and the next read works */
 	epd_fill(d, 200, 10, 40, 40, 0x00);
 	send(d, 200, 10, 40, 40, WAVEFORM_MODE_GC16, 22);
@@ -280,9 +256,9 @@ faults_in_a_row(struct epd *d)
 	epd_phase("every fault at once, then the panel works");
 	epd_clear(d);
 	epd_stats_reset(d);
-	inject(d, "inject_update_errors", 1);
-	inject(d, "inject_temperature_errors", 1);
-	inject(d, "inject_update_hangs", 1);
+	epd_inject(d, "inject_update_errors", 1);
+	epd_inject(d, "inject_temperature_errors", 1);
+	epd_inject(d, "inject_update_hangs", 1);
 	/* the first update to start takes the error, the next the hang */
 	epd_fill(d, 0, 0, W, H, 0x30);
 	send(d, 0, 0, W, H, WAVEFORM_MODE_GC16, 30);
@@ -335,7 +311,7 @@ unload_with_hung_update(struct epd *d)
 
 	epd_phase("unbind and unload with a hung update waited for");
 	epd_open(d, "width=320 height=240 bpp=8 time_scale=1000 auto_update=0");
-	inject(d, "inject_update_hangs", 1);
+	epd_inject(d, "inject_update_hangs", 1);
 	epd_fill(d, 0, 0, 50, 50, 0);
 	send(d, 0, 0, 50, 50, WAVEFORM_MODE_GC16, 40);
 	REQUIRE(pthread_create(&thread, NULL, waiter_main, &w) == 0);

@@ -25,29 +25,6 @@ struct fault {
 	const char *stat; /* its stats counter */
 };
 
-static void
-inject(struct epd *d, const char *knob, unsigned int count)
-{
-	char path[200], text[16];
-
-	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
-	snprintf(text, sizeof(text), "%u", count);
-	REQUIRE_RC(epd_write_file(path, text), 0);
-}
-
-static long
-injected_left(struct epd *d, const char *knob)
-{
-	char path[200];
-
-	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
-	char *text = epd_read_file(path, NULL);
-	REQUIRE_MSG(text, "cannot read %s", path);
-	long left = atol(text);
-	free(text);
-	return left;
-}
-
 /*
  * Pixels of the panel that are not the client's frame, black left half and
  * white right half; the ghost a non-flashing update leaves is allowed.
@@ -82,7 +59,7 @@ run_with_faults(struct epd *d, const char *config, const struct fault *faults, s
 	epd_clear(d);
 	epd_stats_reset(d);
 	for (size_t i = 0; i < n_faults; i++)
-		inject(d, faults[i].knob, 1);
+		epd_inject(d, faults[i].knob, 1);
 	snprintf(app, sizeof(app), VELLUM_SAY_DISPLAY "exec %s show", MISBEHAVE_BIN);
 	const char *args[] = {
 		"-c", config, "-d", d->devnode, "--no-xwayland", "--", "sh", "-c", app, NULL};
@@ -104,7 +81,7 @@ run_with_faults(struct epd *d, const char *config, const struct fault *faults, s
 		wrong, x, y, wrong ? panel[(size_t)y * d->width + x] : 0);
 	char *stats = epd_stats_snapshot(d);
 	for (size_t i = 0; i < n_faults; i++) {
-		CHECK_MSG(injected_left(d, faults[i].knob) == 0, "%s: a fault went unused",
+		CHECK_MSG(epd_injected_left(d, faults[i].knob) == 0, "%s: a fault went unused",
 			faults[i].knob);
 		CHECK_MSG(epd_snapshot_stat(stats, faults[i].stat) == 1, "%s: %lld, expected 1",
 			faults[i].stat, epd_snapshot_stat(stats, faults[i].stat));
