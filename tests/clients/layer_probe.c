@@ -12,61 +12,19 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
-#include <wayland-client.h>
 
+#include "client.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
 
 #define POPUP_W 60
 #define POPUP_H 40
 
 struct probe {
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct zwlr_layer_shell_v1 *layer_shell;
+	struct vt_client client;
 	uint32_t width, height;
-	bool configured, popup_configured, frame_done, closed;
+	bool configured, popup_configured;
 };
-
-static void
-handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
-	uint32_t version)
-{
-	struct probe *p = data;
-
-	if (strcmp(interface, wl_compositor_interface.name) == 0)
-		p->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	else if (strcmp(interface, wl_shm_interface.name) == 0)
-		p->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	else if (strcmp(interface, xdg_wm_base_interface.name) == 0)
-		p->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	else if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0)
-		p->layer_shell =
-			wl_registry_bind(registry, name, &zwlr_layer_shell_v1_interface, 4);
-}
-
-static void
-handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
-
-static void
-handle_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
-{
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {.ping = handle_ping};
 
 static void
 handle_layer_configure(void *data, struct zwlr_layer_surface_v1 *layer, uint32_t serial,
@@ -85,7 +43,7 @@ handle_layer_closed(void *data, struct zwlr_layer_surface_v1 *layer)
 {
 	struct probe *p = data;
 
-	p->closed = true;
+	p->client.closed = true;
 }
 
 static const struct zwlr_layer_surface_v1_listener layer_listener = {
@@ -128,53 +86,16 @@ static const struct xdg_popup_listener popup_listener = {
 	.repositioned = handle_popup_repositioned,
 };
 
-static void
-handle_frame_done(void *data, struct wl_callback *callback, uint32_t time)
+/* Draws a black buffer of its size on surface and waits until the compositor showed it. */
+static struct vt_buffer *
+show_black(struct probe *p, struct wl_surface *surface, int32_t width, int32_t height)
 {
-	struct probe *p = data;
+	struct vt_buffer *buffer = vt_buffer_create_sized(&p->client, width, height, VT_BLACK);
 
-	p->frame_done = true;
-	wl_callback_destroy(callback);
-}
-
-static const struct wl_callback_listener frame_listener = {.done = handle_frame_done};
-
-static struct wl_buffer *
-black_buffer(struct probe *p, int width, int height)
-{
-	size_t size = (size_t)width * height * 4;
-	int fd = memfd_create("layer-probe", MFD_CLOEXEC);
-
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		exit(1);
-	uint32_t *pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (pixels == MAP_FAILED)
-		exit(1);
-	for (size_t i = 0; i < size / 4; i++)
-		pixels[i] = 0xff000000;
-	munmap(pixels, size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(p->shm, fd, (int32_t)size);
-	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
-		pool, 0, width, height, width * 4, WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return buffer;
-}
-
-/* Draws buffer on surface and waits until the compositor showed it. */
-static void
-show(struct probe *p, struct wl_display *display, struct wl_surface *surface,
-	struct wl_buffer *buffer, int width, int height)
-{
-	struct wl_callback *frame = wl_surface_frame(surface);
-
-	p->frame_done = false;
-	wl_callback_add_listener(frame, &frame_listener, p);
-	wl_surface_attach(surface, buffer, 0, 0);
+	wl_surface_attach(surface, buffer->buffer, 0, 0);
 	wl_surface_damage_buffer(surface, 0, 0, width, height);
-	wl_surface_commit(surface);
-	while (!p->frame_done && !p->closed && wl_display_dispatch(display) >= 0)
-		;
+	vt_surface_commit_and_wait(&p->client, surface);
+	return buffer;
 }
 
 int
@@ -187,23 +108,16 @@ main(int argc, char **argv)
 		return 2;
 	}
 	int bar_height = atoi(argv[1]), seconds = atoi(argv[2]);
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "cannot connect to the Wayland display\n");
-		return 1;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &p);
-	wl_display_roundtrip(display);
-	if (!p.compositor || !p.shm || !p.wm_base || !p.layer_shell) {
-		fprintf(stderr, "missing globals\n");
-		return 1;
-	}
-	xdg_wm_base_add_listener(p.wm_base, &wm_base_listener, NULL);
+	vt_client_connect(&p.client);
+	struct wl_display *display = p.client.display;
+	struct zwlr_layer_shell_v1 *layer_shell =
+		vt_client_bind(&p.client, &zwlr_layer_shell_v1_interface, 4);
+	if (!layer_shell)
+		vt_die("zwlr_layer_shell_v1 is missing");
 
-	struct wl_surface *surface = wl_compositor_create_surface(p.compositor);
+	struct wl_surface *surface = wl_compositor_create_surface(p.client.compositor);
 	struct zwlr_layer_surface_v1 *layer = zwlr_layer_shell_v1_get_layer_surface(
-		p.layer_shell, surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, "probe");
+		layer_shell, surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, "probe");
 	zwlr_layer_surface_v1_add_listener(layer, &layer_listener, &p);
 	zwlr_layer_surface_v1_set_size(layer, 0, (uint32_t)bar_height);
 	zwlr_layer_surface_v1_set_anchor(layer, ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM |
@@ -213,22 +127,21 @@ main(int argc, char **argv)
 	zwlr_layer_surface_v1_set_keyboard_interactivity(
 		layer, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE);
 	wl_surface_commit(surface);
-	while (!p.configured && !p.closed && wl_display_dispatch(display) >= 0)
+	while (!p.configured && !p.client.closed && wl_display_dispatch(display) >= 0)
 		;
-	if (p.closed || p.width == 0 || p.height != (uint32_t)bar_height) {
+	if (p.client.closed || p.width == 0 || p.height != (uint32_t)bar_height) {
 		fprintf(stderr, "configured %ux%u, not the panel's width x %d\n", p.width, p.height,
 			bar_height);
 		return 1;
 	}
-	struct wl_buffer *bar = black_buffer(&p, (int)p.width, bar_height);
-	show(&p, display, surface, bar, (int)p.width, bar_height);
+	struct vt_buffer *bar = show_black(&p, surface, (int32_t)p.width, bar_height);
 
 	/* the popup, above the bar's top edge */
-	struct wl_surface *popup_surface = wl_compositor_create_surface(p.compositor);
+	struct wl_surface *popup_surface = wl_compositor_create_surface(p.client.compositor);
 	struct xdg_surface *xdg_popup_surface =
-		xdg_wm_base_get_xdg_surface(p.wm_base, popup_surface);
+		xdg_wm_base_get_xdg_surface(p.client.wm_base, popup_surface);
 	xdg_surface_add_listener(xdg_popup_surface, &popup_surface_listener, &p);
-	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(p.wm_base);
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(p.client.wm_base);
 	xdg_positioner_set_size(positioner, POPUP_W, POPUP_H);
 	xdg_positioner_set_anchor_rect(positioner, 20, 0, 1, 1);
 	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
@@ -238,12 +151,10 @@ main(int argc, char **argv)
 	zwlr_layer_surface_v1_get_popup(layer, popup);
 	xdg_positioner_destroy(positioner);
 	wl_surface_commit(popup_surface);
-	while (!p.popup_configured && !p.closed && wl_display_dispatch(display) >= 0)
+	while (!p.popup_configured && !p.client.closed && wl_display_dispatch(display) >= 0)
 		;
-	struct wl_buffer *popup_buffer = black_buffer(&p, POPUP_W, POPUP_H);
-	show(&p, display, popup_surface, popup_buffer, POPUP_W, POPUP_H);
-	printf("layer shown %ux%u\n", p.width, p.height);
-	fflush(stdout);
+	struct vt_buffer *popup_buffer = show_black(&p, popup_surface, POPUP_W, POPUP_H);
+	vt_say("layer shown %ux%u", p.width, p.height);
 
 	/* stays, answering the compositor, for the time asked */
 	struct timespec start, now;
@@ -259,10 +170,11 @@ main(int argc, char **argv)
 	xdg_popup_destroy(popup);
 	xdg_surface_destroy(xdg_popup_surface);
 	wl_surface_destroy(popup_surface);
-	wl_buffer_destroy(popup_buffer);
+	vt_buffer_destroy(popup_buffer);
 	zwlr_layer_surface_v1_destroy(layer);
 	wl_surface_destroy(surface);
-	wl_buffer_destroy(bar);
-	wl_display_disconnect(display);
+	vt_buffer_destroy(bar);
+	zwlr_layer_shell_v1_destroy(layer_shell);
+	vt_client_disconnect(&p.client);
 	return 0;
 }

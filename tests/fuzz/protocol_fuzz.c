@@ -40,7 +40,6 @@
 
 struct session {
 	struct vt_client c;
-	struct wl_registry *registry;
 	struct xx_epaper_refresh_manager_v1 *manager;
 	struct wl_surface *surfaces[POOL];
 	struct xdg_surface *xdg_surfaces[POOL];
@@ -61,31 +60,6 @@ struct error_kind {
 static struct vellum_run run;
 static struct error_kind errors[PROTOCOL_ERRORS];
 static unsigned long sessions, requests;
-
-static void
-handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
-	uint32_t version)
-{
-	struct session *s = data;
-	(void)version;
-
-	if (!strcmp(interface, xx_epaper_refresh_manager_v1_interface.name))
-		s->manager = wl_registry_bind(
-			registry, name, &xx_epaper_refresh_manager_v1_interface, 1);
-}
-
-static void
-handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-	(void)data;
-	(void)registry;
-	(void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
 
 static void
 handle_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
@@ -161,14 +135,6 @@ coordinate(void)
 	if (epd_rand_below(8) == 0)
 		return extremes[epd_rand_below(sizeof(extremes) / sizeof(*extremes))];
 	return (int32_t)epd_rand_below(360) - 20;
-}
-
-static void
-destroy_buffer(struct vt_buffer *b)
-{
-	wl_buffer_destroy(b->buffer);
-	munmap(b->pixels, (size_t)b->width * b->height * 4);
-	free(b);
 }
 
 static void
@@ -315,7 +281,7 @@ random_request(struct session *s)
 	case 21:
 		/* attached or not */
 		if (s->buffers[i]) {
-			destroy_buffer(s->buffers[i]);
+			vt_buffer_destroy(s->buffers[i]);
 			s->buffers[i] = NULL;
 		}
 		break;
@@ -381,9 +347,7 @@ play_session(void)
 
 	memset(&s, 0, sizeof(s));
 	vt_client_connect(&s.c);
-	s.registry = wl_display_get_registry(s.c.display);
-	wl_registry_add_listener(s.registry, &registry_listener, &s);
-	REQUIRE(wl_display_roundtrip(s.c.display) >= 0);
+	s.manager = vt_client_bind(&s.c, &xx_epaper_refresh_manager_v1_interface, 1);
 	REQUIRE_MSG(s.manager, "vellum has no xx_epaper_refresh_manager_v1");
 
 	unsigned int n = 1 + epd_rand_below(REQUESTS);
@@ -409,7 +373,6 @@ play_session(void)
 		forget(s.surfaces[k]);
 	}
 	forget(s.manager);
-	forget(s.registry);
 	forget_client(&s.c);
 	wl_display_disconnect(s.c.display);
 	sessions++;

@@ -71,6 +71,12 @@ handle_global(void *data, struct wl_registry *registry, uint32_t name, const cha
 {
 	struct vt_client *c = data;
 
+	if (c->n_globals < VT_MAX_GLOBALS) {
+		struct vt_global *global = &c->globals[c->n_globals++];
+		global->name = name;
+		global->version = version;
+		snprintf(global->interface, sizeof(global->interface), "%s", interface);
+	}
 	if (!strcmp(interface, wl_compositor_interface.name)) {
 		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
 	} else if (!strcmp(interface, wl_shm_interface.name)) {
@@ -114,6 +120,36 @@ vt_client_connect(struct vt_client *c)
 		vt_die("wl_compositor, wl_shm or xdg_wm_base is missing");
 }
 
+void
+vt_client_disconnect(struct vt_client *c)
+{
+	if (c->toplevel)
+		xdg_toplevel_destroy(c->toplevel);
+	if (c->xdg_surface)
+		xdg_surface_destroy(c->xdg_surface);
+	if (c->surface)
+		wl_surface_destroy(c->surface);
+	if (c->seat)
+		wl_seat_destroy(c->seat);
+	xdg_wm_base_destroy(c->wm_base);
+	wl_shm_destroy(c->shm);
+	wl_compositor_destroy(c->compositor);
+	wl_registry_destroy(c->registry);
+	wl_display_disconnect(c->display);
+}
+
+void *
+vt_client_bind(struct vt_client *c, const struct wl_interface *interface, uint32_t version)
+{
+	for (size_t i = 0; i < c->n_globals; i++) {
+		const struct vt_global *global = &c->globals[i];
+		if (!strcmp(global->interface, interface->name))
+			return wl_registry_bind(c->registry, global->name, interface,
+				global->version < version ? global->version : version);
+	}
+	return NULL;
+}
+
 static void
 handle_xdg_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
 {
@@ -144,8 +180,10 @@ handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t wid
 static void
 handle_toplevel_close(void *data, struct xdg_toplevel *toplevel)
 {
-	(void)data;
+	struct vt_client *c = data;
 	(void)toplevel;
+
+	c->closed = true;
 }
 
 static const struct xdg_toplevel_listener toplevel_listener = {
@@ -154,7 +192,7 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 };
 
 void
-vt_client_create_window(struct vt_client *c, const char *app_id)
+vt_client_create_toplevel(struct vt_client *c, const char *app_id)
 {
 	c->surface = wl_compositor_create_surface(c->compositor);
 	c->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, c->surface);
@@ -162,13 +200,25 @@ vt_client_create_window(struct vt_client *c, const char *app_id)
 	c->toplevel = xdg_surface_get_toplevel(c->xdg_surface);
 	xdg_toplevel_add_listener(c->toplevel, &toplevel_listener, c);
 	xdg_toplevel_set_app_id(c->toplevel, app_id);
-	xdg_toplevel_set_fullscreen(c->toplevel, NULL);
+}
+
+void
+vt_client_wait_configure(struct vt_client *c)
+{
 	wl_surface_commit(c->surface);
 	while (!c->configured)
 		if (wl_display_dispatch(c->display) < 0)
 			vt_die("dispatch failed before the first configure");
 	if (c->width <= 0 || c->height <= 0)
 		vt_die("the compositor configured no size");
+}
+
+void
+vt_client_create_window(struct vt_client *c, const char *app_id)
+{
+	vt_client_create_toplevel(c, app_id);
+	xdg_toplevel_set_fullscreen(c->toplevel, NULL);
+	vt_client_wait_configure(c);
 }
 
 static void
@@ -185,9 +235,15 @@ static const struct wl_buffer_listener buffer_listener = {.release = handle_buff
 struct vt_buffer *
 vt_buffer_create(struct vt_client *c, uint32_t color)
 {
+	return vt_buffer_create_sized(c, c->width, c->height, color);
+}
+
+struct vt_buffer *
+vt_buffer_create_sized(struct vt_client *c, int32_t width, int32_t height, uint32_t color)
+{
 	struct vt_buffer *b = calloc(1, sizeof(*b));
-	int32_t stride = c->width * 4;
-	size_t size = (size_t)stride * c->height;
+	int32_t stride = width * 4;
+	size_t size = (size_t)stride * height;
 	int fd = memfd_create("vt-buffer", MFD_CLOEXEC);
 
 	if (!b || fd < 0 || ftruncate(fd, (off_t)size) < 0)
@@ -196,15 +252,23 @@ vt_buffer_create(struct vt_client *c, uint32_t color)
 	if (b->pixels == MAP_FAILED)
 		vt_die("mmap: %s", strerror(errno));
 	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)size);
-	b->buffer = wl_shm_pool_create_buffer(
-		pool, 0, c->width, c->height, stride, WL_SHM_FORMAT_XRGB8888);
+	b->buffer =
+		wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_XRGB8888);
 	wl_buffer_add_listener(b->buffer, &buffer_listener, b);
 	wl_shm_pool_destroy(pool);
 	close(fd);
-	b->width = c->width;
-	b->height = c->height;
+	b->width = width;
+	b->height = height;
 	vt_buffer_fill(b, 0, 0, b->width, b->height, color);
 	return b;
+}
+
+void
+vt_buffer_destroy(struct vt_buffer *b)
+{
+	wl_buffer_destroy(b->buffer);
+	munmap(b->pixels, (size_t)b->width * b->height * 4);
+	free(b);
 }
 
 void
@@ -228,23 +292,43 @@ handle_frame_done(void *data, struct wl_callback *callback, uint32_t time)
 
 static const struct wl_callback_listener frame_listener = {.done = handle_frame_done};
 
-void
-vt_client_commit(struct vt_client *c, struct vt_buffer *b)
+static void
+commit_with_frame(struct vt_client *c, struct wl_surface *surface)
 {
-	struct wl_callback *frame = wl_surface_frame(c->surface);
+	struct wl_callback *frame = wl_surface_frame(surface);
 
 	c->frame_done = false;
 	wl_callback_add_listener(frame, &frame_listener, c);
+	wl_surface_commit(surface);
+}
+
+void
+vt_client_commit_rect(
+	struct vt_client *c, struct vt_buffer *b, int32_t x, int32_t y, int32_t w, int32_t h)
+{
 	wl_surface_attach(c->surface, b->buffer, 0, 0);
-	wl_surface_damage_buffer(c->surface, 0, 0, b->width, b->height);
-	wl_surface_commit(c->surface);
+	wl_surface_damage_buffer(c->surface, x, y, w, h);
+	commit_with_frame(c, c->surface);
 	b->busy = true;
+}
+
+void
+vt_client_commit(struct vt_client *c, struct vt_buffer *b)
+{
+	vt_client_commit_rect(c, b, 0, 0, b->width, b->height);
 }
 
 void
 vt_client_wait_frame(struct vt_client *c)
 {
-	while (!c->frame_done)
+	while (!c->frame_done && !c->closed)
 		if (wl_display_dispatch(c->display) < 0)
 			vt_die("dispatch failed waiting for a frame");
+}
+
+void
+vt_surface_commit_and_wait(struct vt_client *c, struct wl_surface *surface)
+{
+	commit_with_frame(c, surface);
+	vt_client_wait_frame(c);
 }

@@ -74,37 +74,10 @@ static const struct xx_epaper_refresh_feedback_v1_listener feedback_listener = {
 };
 
 static void
-handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
-	uint32_t version)
-{
-	(void)data;
-	(void)version;
-	if (!strcmp(interface, xx_epaper_refresh_manager_v1_interface.name))
-		manager = wl_registry_bind(
-			registry, name, &xx_epaper_refresh_manager_v1_interface, 1);
-}
-
-static void
-handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-	(void)data;
-	(void)registry;
-	(void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
-
-static void
 connect_all(void)
 {
 	vt_client_connect(&client);
-	struct wl_registry *registry = wl_display_get_registry(client.display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	if (wl_display_roundtrip(client.display) < 0)
-		vt_die("roundtrip failed");
+	manager = vt_client_bind(&client, &xx_epaper_refresh_manager_v1_interface, 1);
 	if (!manager)
 		vt_die("xx_epaper_refresh_manager_v1 is not advertised");
 }

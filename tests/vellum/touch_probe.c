@@ -319,33 +319,9 @@ static const struct zwp_tablet_seat_v2_listener tablet_seat_listener = {
 };
 
 static void
-handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
-	uint32_t version)
-{
-	struct probe *probe = data;
-
-	if (strcmp(interface, zwp_tablet_manager_v2_interface.name) == 0)
-		probe->tablet_manager =
-			wl_registry_bind(registry, name, &zwp_tablet_manager_v2_interface, 1);
-}
-
-static void
-handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
-
-static void
 bind_tablet(struct probe *probe)
 {
-	struct wl_registry *registry = wl_display_get_registry(probe->client.display);
-
-	wl_registry_add_listener(registry, &registry_listener, probe);
-	wl_display_roundtrip(probe->client.display);
+	probe->tablet_manager = vt_client_bind(&probe->client, &zwp_tablet_manager_v2_interface, 1);
 	if (!probe->tablet_manager)
 		vt_die("no zwp_tablet_manager_v2");
 	struct zwp_tablet_seat_v2 *seat =
