@@ -33,6 +33,31 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
 /* ---- test life cycle and assertions ---- */
 
+/* Where each thread of the test is, for a test that hangs: in the kernel or not. */
+static void
+print_thread_stacks(void)
+{
+	DIR *tasks = opendir("/proc/self/task");
+	struct dirent *ent;
+
+	if (!tasks)
+		return;
+	while ((ent = readdir(tasks))) {
+		char path[320];
+		if (ent->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stack", ent->d_name);
+		char *stack = epd_read_file(path, NULL);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/wchan", ent->d_name);
+		char *wchan = epd_read_file(path, NULL);
+		printf("thread %s waits in %s; its kernel stack:\n%s", ent->d_name,
+			wchan && *wchan ? wchan : "(nothing)", stack ? stack : "(unreadable)\n");
+		free(stack);
+		free(wchan);
+	}
+	closedir(tasks);
+}
+
 static void *
 watchdog_main(void *arg)
 {
@@ -41,6 +66,7 @@ watchdog_main(void *arg)
 	sleep(timeout_s);
 	printf("FAIL %s: watchdog: still running after %u s (phase: %s)\n", test_name, timeout_s,
 		phase);
+	print_thread_stacks();
 	fflush(stdout);
 	_exit(1);
 	return NULL;

@@ -271,9 +271,12 @@ automatic_behind_full_queue(struct epd *d)
  * KASAN and lockdep under emulation copies a full-screen snapshot hundreds of
  * times slower than a plain one, so the panel is slowed by the measured
  * cost of a send: one full-screen update lasts as long as SENDS_PER_UPDATE
- * sends. Returns the time_scale that does so, never below the usual 40.
+ * sends, twice what the snapshot pool and the update in flight hold. Never
+ * longer than UPDATE_MAX_MS, though: a wait gives up after 5 s without a
+ * completion.
  */
-#define SENDS_PER_UPDATE 20
+#define SENDS_PER_UPDATE 10
+#define UPDATE_MAX_MS    2500
 
 static unsigned int
 time_scale_outpaced_by_sends(struct epd *d)
@@ -300,7 +303,9 @@ time_scale_outpaced_by_sends(struct epd *d)
 		free(t);
 	}
 	scale = (unsigned int)(40.0 * SENDS_PER_UPDATE * (double)send_ns / (double)update_ns) + 1;
-	scale = scale < 40 ? 40 : scale > 100000 ? 100000 : scale;
+	unsigned int most = (unsigned int)(40.0 * UPDATE_MAX_MS * 1e6 / (double)update_ns);
+	scale = scale > most ? most : scale;
+	scale = scale < 40 ? 40 : scale;
 	printf("a send costs up to %.2f ms, a full-screen update %.1f ms at time_scale 40: "
 	       "time_scale %u for the floods\n",
 		(double)send_ns / 1e6, (double)update_ns / 1e6, scale);
