@@ -1,6 +1,6 @@
 /*
  * An in-process panel for tests without a kernel: 8-bit gray pixels, the
- * epdfb waveform table, a record of every submitted update, what the panel
+ * epdfb waveform table, a record of the updates submitted lately, what the panel
  * shows, and failures on demand. For tests of a whole compositor, which run
  * in another process, $VELLUM_MEMORY_TRACE names a file that gets a line per
  * update, and $VELLUM_MEMORY_PANEL one the panel is written to (PGM) when
@@ -56,6 +56,14 @@ injected_failure(struct memory_device *mem, enum vl_epd_memory_call call)
 static bool
 record_update(struct memory_device *mem, const struct vl_epd_update *update)
 {
+	if (mem->n_updates == VL_EPD_MEMORY_RECORD_MAX) {
+		size_t kept = VL_EPD_MEMORY_RECORD_MAX / 2;
+		memmove(mem->updates, mem->updates + mem->n_updates - kept,
+			kept * sizeof(*mem->updates));
+		memmove(mem->submitted, mem->submitted + mem->n_updates - kept,
+			kept * sizeof(*mem->submitted));
+		mem->n_updates = kept;
+	}
 	if (mem->n_updates == mem->capacity) {
 		size_t capacity = mem->capacity ? mem->capacity * 2 : 64;
 		struct vl_epd_update *updates = realloc(mem->updates, capacity * sizeof(*updates));

@@ -85,7 +85,12 @@ struct vl_epd_device *vl_epd_memory_open(
 
 /* How long the memory device's updates take to complete (0: at once). */
 void vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms);
-/* The memory device's record of submitted updates, for tests. */
+/*
+ * The memory device's record of submitted updates, for tests, oldest first.
+ * It keeps at most VL_EPD_MEMORY_RECORD_MAX: when full, its older half goes,
+ * so that a compositor on the memory panel runs for as long as it likes.
+ */
+#define VL_EPD_MEMORY_RECORD_MAX 4096
 size_t vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **updates);
 /* What the memory panel shows: the pixels of every update that was submitted. */
 const uint8_t *vl_epd_memory_panel(struct vl_epd_device *dev);

@@ -498,6 +498,29 @@ test_waveform_map_errors(void **state)
 	assert_non_null(strstr(error, "du is given twice"));
 }
 
+/* A compositor sends updates for as long as it runs: the record keeps the newest. */
+static void
+test_record_bounded(void **state)
+{
+	struct fixture *f = *state;
+	const struct vl_epd_update *updates;
+	const uint32_t sent = 3 * VL_EPD_MEMORY_RECORD_MAX + 5;
+
+	for (uint32_t i = 0; i < sent; i++) {
+		struct vl_epd_update update = {
+			.rect = {.left = i % W, .top = 0, .width = 1, .height = 1},
+			.waveform = WAVEFORM_MODE_DU,
+			.marker = 100000 + i,
+		};
+		assert_true(f->device->impl->submit(f->device, &update));
+	}
+	size_t n = vl_epd_memory_updates(f->device, &updates);
+	assert_true(n <= VL_EPD_MEMORY_RECORD_MAX);
+	assert_true(n >= VL_EPD_MEMORY_RECORD_MAX / 2);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(updates[i].marker, 100000 + sent - n + i);
+}
+
 int
 main(void)
 {
@@ -511,6 +534,8 @@ main(void)
 		cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_waveform_map),
 		cmocka_unit_test(test_waveform_map_errors),
+		/* last: it floods the record the others count in */
+		cmocka_unit_test(test_record_bounded),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
