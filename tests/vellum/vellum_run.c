@@ -201,10 +201,12 @@ vellum_expect(
 void
 vellum_print_output(struct vellum_run *run)
 {
+	struct pollfd pfd = {.fd = run->out_fd, .events = POLLIN};
 	char line[1024];
 
-	/* vellum writes each line whole: one that has begun is there in a moment */
-	while (read_line_until(run->out_fd, line, sizeof(line), epd_now_ns() + 50000000ULL) > 0)
+	/* the application may write a line in pieces: once one has begun, it waits for its end */
+	while (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN) &&
+		read_line_until(run->out_fd, line, sizeof(line), epd_now_ns() + 2000000000ULL) > 0)
 		printf("vellum| %s\n", line);
 }
 
