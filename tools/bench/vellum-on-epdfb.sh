@@ -6,6 +6,8 @@
 set -euo pipefail
 repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
+# a benchmark before this one may have left the driver loaded at another size
+rmmod epdfb 2>/dev/null || true
 insmod "$repo_dir/kernel/epdfb.ko" time_scale=20
 trap 'rmmod epdfb' EXIT
 fb=
