@@ -651,6 +651,13 @@ epd_model_apply(
 }
 
 void
+epd_settle(struct epd *d)
+{
+	REQUIRE_OK(fsync(d->fd));
+	REQUIRE_RC(epd_wait_idle(d), 0);
+}
+
+void
 epd_clear(struct epd *d)
 {
 	epd_fill(d, 0, 0, d->width, d->height, 255);
@@ -659,8 +666,7 @@ epd_clear(struct epd *d)
 	 * In AUTOMATIC mode the fill's dirty pages are an update of their own,
 	 * due after the deferred-IO delay: it goes now, not in what comes next.
 	 */
-	REQUIRE_OK(fsync(d->fd));
-	REQUIRE_RC(epd_wait_idle(d), 0);
+	epd_settle(d);
 	memset(d->model, 255, (size_t)d->width * d->height);
 }
 
@@ -941,11 +947,9 @@ epd_stats_reset(struct epd *d)
 
 	/*
 	 * An update submitted before the reset and completed after it would
-	 * count as completed but not as submitted: let pending deferred IO run
-	 * and the panel go idle first.
+	 * count as completed but not as submitted.
 	 */
-	REQUIRE_OK(fsync(d->fd));
-	REQUIRE_RC(epd_wait_idle(d), 0);
+	epd_settle(d);
 	snprintf(path, sizeof(path), "%s/stats", d->dbgdir);
 	REQUIRE_RC(epd_write_file(path, "0\n"), 0);
 }

@@ -184,6 +184,8 @@ uint8_t epd_fb_gray(const struct epd *d, uint32_t x, uint32_t y);
 /* Sets the model rect to the framebuffer's gray values quantized to levels. */
 void epd_model_apply(
 	struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h, unsigned int levels);
+/* Runs pending deferred IO now and waits until the panel is idle. */
+void epd_settle(struct epd *d);
 /*
  * Fills the framebuffer white and shows it with a flashing GC16 FULL update
  * of the whole panel (marker 0xfffffff0), so the panel is white and free of
@@ -224,7 +226,7 @@ void epd_read_panel(struct epd *d, uint8_t *buf);
 long long epd_stat(struct epd *d, const char *key);
 double epd_stat_f(struct epd *d, const char *key);
 void epd_stat_str(struct epd *d, const char *key, char *buf, size_t len);
-/* Runs pending deferred IO, waits until the panel is idle, zeroes the counters. */
+/* epd_settle(), then zeroes the counters. */
 void epd_stats_reset(struct epd *d);
 /*
  * The whole stats file as one malloc'ed text: the driver prints it under its

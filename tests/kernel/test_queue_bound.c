@@ -294,12 +294,13 @@ time_scale_outpaced_by_sends(struct epd *d)
 		REQUIRE_RC(epd_update(d, 0, 0, d->width, d->height, WAVEFORM_MODE_GC16,
 				   UPDATE_MODE_FULL, 100 + i, TEMP_USE_AMBIENT, 0),
 			0);
-		send_ns = epd_now_ns() - t0 > send_ns ? epd_now_ns() - t0 : send_ns;
+		uint64_t sent_ns = epd_now_ns() - t0;
+		send_ns = sent_ns > send_ns ? sent_ns : send_ns;
 		REQUIRE_RC(epd_wait(d, 100 + i, NULL), 0);
 		n = epd_trace_read(d, &t);
 		REQUIRE(n == 1);
-		update_ns = t[0].end_ns - t[0].start_ns < update_ns ? t[0].end_ns - t[0].start_ns
-								    : update_ns;
+		uint64_t shown_ns = t[0].end_ns - t[0].start_ns;
+		update_ns = shown_ns < update_ns ? shown_ns : update_ns;
 		free(t);
 	}
 	scale = (unsigned int)(40.0 * SENDS_PER_UPDATE * (double)send_ns / (double)update_ns) + 1;

@@ -70,24 +70,13 @@ handle_global(void *data, struct wl_registry *registry, uint32_t name, const cha
 	uint32_t version)
 {
 	struct vt_client *c = data;
+	(void)registry;
 
 	if (c->n_globals < VT_MAX_GLOBALS) {
 		struct vt_global *global = &c->globals[c->n_globals++];
 		global->name = name;
 		global->version = version;
 		snprintf(global->interface, sizeof(global->interface), "%s", interface);
-	}
-	if (!strcmp(interface, wl_compositor_interface.name)) {
-		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (!strcmp(interface, wl_shm_interface.name)) {
-		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (!strcmp(interface, xdg_wm_base_interface.name)) {
-		c->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-		xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
-	} else if (!strcmp(interface, wl_seat_interface.name) && !c->seat) {
-		c->seat = wl_registry_bind(
-			registry, name, &wl_seat_interface, version < 4 ? version : 4);
-		wl_seat_add_listener(c->seat, &seat_listener, c);
 	}
 }
 
@@ -104,6 +93,18 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = handle_global_remove,
 };
 
+void *
+vt_client_bind(struct vt_client *c, const struct wl_interface *interface, uint32_t version)
+{
+	for (size_t i = 0; i < c->n_globals; i++) {
+		const struct vt_global *global = &c->globals[i];
+		if (!strcmp(global->interface, interface->name))
+			return wl_registry_bind(c->registry, global->name, interface,
+				global->version < version ? global->version : version);
+	}
+	return NULL;
+}
+
 void
 vt_client_connect(struct vt_client *c)
 {
@@ -113,11 +114,21 @@ vt_client_connect(struct vt_client *c)
 		vt_die("cannot connect to the compositor: %s", strerror(errno));
 	c->registry = wl_display_get_registry(c->display);
 	wl_registry_add_listener(c->registry, &registry_listener, c);
-	/* the globals, then the seat's capabilities */
-	if (wl_display_roundtrip(c->display) < 0 || wl_display_roundtrip(c->display) < 0)
+	if (wl_display_roundtrip(c->display) < 0)
 		vt_die("roundtrip failed");
+	c->compositor = vt_client_bind(c, &wl_compositor_interface, 4);
+	c->shm = vt_client_bind(c, &wl_shm_interface, 1);
+	c->wm_base = vt_client_bind(c, &xdg_wm_base_interface, 1);
 	if (!c->compositor || !c->shm || !c->wm_base)
 		vt_die("wl_compositor, wl_shm or xdg_wm_base is missing");
+	xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
+	c->seat = vt_client_bind(c, &wl_seat_interface, 4);
+	if (c->seat) {
+		wl_seat_add_listener(c->seat, &seat_listener, c);
+		/* its capabilities */
+		if (wl_display_roundtrip(c->display) < 0)
+			vt_die("roundtrip failed");
+	}
 }
 
 void
@@ -136,18 +147,6 @@ vt_client_disconnect(struct vt_client *c)
 	wl_compositor_destroy(c->compositor);
 	wl_registry_destroy(c->registry);
 	wl_display_disconnect(c->display);
-}
-
-void *
-vt_client_bind(struct vt_client *c, const struct wl_interface *interface, uint32_t version)
-{
-	for (size_t i = 0; i < c->n_globals; i++) {
-		const struct vt_global *global = &c->globals[i];
-		if (!strcmp(global->interface, interface->name))
-			return wl_registry_bind(c->registry, global->name, interface,
-				global->version < version ? global->version : version);
-	}
-	return NULL;
 }
 
 static void
