@@ -430,6 +430,8 @@ handle_refresh_resource_destroy(struct wl_resource *resource)
 	refresh->resource = NULL;
 	refresh->pending.mode = VL_EPD_MODE_AUTO;
 	refresh->pending.dither = VL_EPD_DITHER_AUTO;
+	/* a full refresh not committed yet goes with the object; its feedback stays */
+	refresh->pending.full_refresh = false;
 }
 
 /* The manager */

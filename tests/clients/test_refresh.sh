@@ -140,4 +140,13 @@ line=$(grep '^supersede' <<<"$out")
 expect "12 frames back to back: each feedback gets one event ($line)" \
 	[ $(($(value "$line" refreshed) + $(value "$line" discarded))) = 12 ]
 
+# --- a full refresh requested, then the refresh object destroyed: no flash
+run_vellum -- timeout 30 "$client" drop-full
+line=$(grep '^drop-full' <<<"$out")
+expect "full refresh then destroy: the next commit is shown without a flash ($line)" \
+	[ "$status" = 0 -a "$(value "$line" refreshed)" = 1 -a "$(value "$line" flags)" = 0 ]
+# the dialog's first frame is the one flash
+expect "... and the panel had no flashing update after the first" \
+	[ "$(grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +2 | grep -c ' full=1 ')" = 0 ]
+
 tap_finish

@@ -13,6 +13,19 @@
  *                               feedback: "supersede refreshed=R discarded=D"
  *   refresh_client error KIND   a protocol error (twice, mode, dither, gone,
  *                               gone-feedback): "protocol error interface=I code=C"
+ *   refresh_client unmap        a drawn window unmapped by a commit without a
+ *                               buffer, with feedback: "unmap refreshed=R discarded=D"
+ *   refresh_client drop-full    the dialog drawn, then a full refresh requested
+ *                               and the refresh object destroyed before a commit
+ *                               that changes a 20x20 square:
+ *                               "drop-full refreshed=R waveform=WF flags=F"
+ *   refresh_client cap N        N feedback objects requested before one commit:
+ *                               "cap waiting discarded=D oldest=O" once the
+ *                               compositor answered the requests (O: how many of
+ *                               the D are the oldest ones), then after the commit
+ *                               "cap committed refreshed=R discarded=D"; then N
+ *                               commits, each with feedback, without waiting:
+ *                               "cap commits refreshed=R discarded=D"
  *
  * ns is the feedback's time, CLOCK_MONOTONIC in nanoseconds: the clock of
  * epdfb's trace. Each feedback object must get exactly one event; a second
@@ -313,11 +326,122 @@ run_error(const char *kind)
 	return 0;
 }
 
+/* The window unmapped with feedback for the commit that unmaps it. */
+static int
+run_unmap(void)
+{
+	struct feedback f;
+
+	vt_client_create_window(&client, "refresh-client");
+	struct xx_epaper_surface_refresh_v1 *refresh =
+		xx_epaper_refresh_manager_v1_get_surface_refresh(manager, client.surface);
+	struct vt_buffer *b = vt_buffer_create(&client, VT_BLACK);
+	get_feedback(refresh, &f);
+	commit_rect(b, 0, 0, b->width, b->height);
+	wait_feedback(&f);
+	if (!f.refreshed)
+		vt_die("the window's first frame was discarded");
+	get_feedback(refresh, &f);
+	wl_surface_attach(client.surface, NULL, 0, 0);
+	wl_surface_commit(client.surface);
+	wait_feedback(&f);
+	vt_say("unmap refreshed=%d discarded=%d", f.refreshed, !f.refreshed);
+	return 0;
+}
+
+/* A full refresh requested, then the refresh object destroyed before the commit. */
+static int
+run_drop_full(void)
+{
+	struct feedback f;
+
+	create_dialog();
+	struct xx_epaper_surface_refresh_v1 *refresh =
+		xx_epaper_refresh_manager_v1_get_surface_refresh(manager, client.surface);
+	struct vt_buffer *b[2] = {vt_buffer_create(&client, VT_WHITE), NULL};
+	get_feedback(refresh, &f);
+	commit_rect(b[0], 0, 0, b[0]->width, b[0]->height);
+	wait_feedback(&f);
+	vt_say("drawn waveform=%s flags=%u", f.waveform, f.flags);
+
+	xx_epaper_surface_refresh_v1_request_full_refresh(refresh);
+	/* requested before the destroy: it stays valid and tells how the commit was shown */
+	get_feedback(refresh, &f);
+	xx_epaper_surface_refresh_v1_destroy(refresh);
+	b[1] = vt_buffer_create(&client, VT_WHITE);
+	vt_buffer_fill(b[1], 20, 20, 20, 20, VT_BLACK);
+	commit_rect(b[1], 20, 20, 20, 20);
+	wait_feedback(&f);
+	vt_say("drop-full refreshed=%d waveform=%s flags=%u", f.refreshed, f.waveform, f.flags);
+	return 0;
+}
+
+static int
+run_cap(unsigned int n)
+{
+	struct feedback *f = calloc(n, sizeof(*f));
+	unsigned int refreshed = 0, discarded = 0, oldest = 0;
+
+	if (!f)
+		vt_die("out of memory");
+	create_dialog();
+	struct xx_epaper_surface_refresh_v1 *refresh =
+		xx_epaper_refresh_manager_v1_get_surface_refresh(manager, client.surface);
+	struct vt_buffer *b[2] = {
+		vt_buffer_create(&client, VT_WHITE), vt_buffer_create(&client, VT_WHITE)};
+	get_feedback(refresh, &f[0]);
+	commit_rect(b[0], 0, 0, b[0]->width, b[0]->height);
+	b[0]->busy = true;
+	wait_feedback(&f[0]);
+
+	/* all waiting for one commit */
+	for (unsigned int i = 0; i < n; i++)
+		get_feedback(refresh, &f[i]);
+	if (wl_display_roundtrip(client.display) < 0)
+		vt_die("roundtrip failed after the requests");
+	for (unsigned int i = 0; i < n; i++) {
+		discarded += f[i].events > 0;
+		/* the discarded ones are the first requested */
+		oldest += f[i].events > 0 && i == oldest;
+	}
+	vt_say("cap waiting discarded=%u oldest=%u", discarded, oldest);
+	vt_buffer_fill(b[1], 0, 0, b[1]->width, b[1]->height, VT_WHITE);
+	vt_buffer_fill(b[1], 20, 20, 20, 20, VT_BLACK);
+	commit_rect(b[1], 20, 20, 20, 20);
+	b[1]->busy = true;
+	discarded = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		wait_feedback(&f[i]);
+		refreshed += f[i].refreshed;
+		discarded += !f[i].refreshed;
+	}
+	vt_say("cap committed refreshed=%u discarded=%u", refreshed, discarded);
+
+	/* each commit with its feedback, none waited for */
+	for (unsigned int i = 0; i < n; i++) {
+		get_feedback(refresh, &f[i]);
+		wl_surface_commit(client.surface);
+	}
+	refreshed = discarded = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		wait_feedback(&f[i]);
+		refreshed += f[i].refreshed;
+		discarded += !f[i].refreshed;
+	}
+	/* a late second event would come with the roundtrip */
+	if (wl_display_roundtrip(client.display) < 0)
+		vt_die("roundtrip failed");
+	vt_say("cap commits refreshed=%u discarded=%u", refreshed, discarded);
+	free(f);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc < 2)
-		vt_die("usage: refresh_client modes|full|flood S|supersede N|error KIND");
+		vt_die("usage: refresh_client modes|full|flood S|supersede N|error KIND|unmap|"
+		       "drop-full|cap N");
 	connect_all();
 	if (!strcmp(argv[1], "modes"))
 		return run_modes();
@@ -329,5 +453,11 @@ main(int argc, char **argv)
 		return run_supersede((unsigned int)atoi(argv[2]));
 	if (!strcmp(argv[1], "error") && argc > 2)
 		return run_error(argv[2]);
+	if (!strcmp(argv[1], "unmap"))
+		return run_unmap();
+	if (!strcmp(argv[1], "drop-full"))
+		return run_drop_full();
+	if (!strcmp(argv[1], "cap") && argc > 2 && atoi(argv[2]) > 0)
+		return run_cap((unsigned int)atoi(argv[2]));
 	vt_die("unknown command %s", argv[1]);
 }
