@@ -7,7 +7,10 @@
  *
  * A commit's feedback waits in its surface until the output's next commit,
  * which hands it to the backend with the surface's visible area; a surface
- * commit that comes first supersedes it.
+ * commit that comes first supersedes it. A surface has at most
+ * MAX_WAITING_FEEDBACK of them waiting, requested or committed: each one
+ * past that discards the oldest, so that a client cannot grow the
+ * compositor without bound.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +29,8 @@
 #include "server.h"
 
 #define MANAGER_VERSION 1
+/* as epaper-refresh-v1.xml says */
+#define MAX_WAITING_FEEDBACK 64
 
 struct vl_refresh_manager {
 	struct vl_server *server;
@@ -63,6 +68,8 @@ struct vl_surface_refresh {
 	bool changed;             /* committed since the output's last commit */
 	bool shown;               /* on the output commit being prepared */
 	struct wl_list committed; /* struct vl_refresh_feedback, for the output's next commit */
+	/* struct vl_refresh_feedback.waiting_link: requested or committed, oldest first */
+	struct wl_list waiting;
 };
 
 enum vl_feedback_stage {
@@ -75,6 +82,7 @@ enum vl_feedback_stage {
 struct vl_refresh_feedback {
 	struct wl_resource *resource; /* NULL once the client destroyed it */
 	struct wl_list link;
+	struct wl_list waiting_link; /* empty once handed to the backend or done */
 	enum vl_feedback_stage stage;
 };
 
@@ -94,10 +102,18 @@ now_ns(void)
 /* Feedback */
 
 static void
+feedback_stop_waiting(struct vl_refresh_feedback *feedback)
+{
+	wl_list_remove(&feedback->waiting_link);
+	wl_list_init(&feedback->waiting_link);
+}
+
+static void
 feedback_discard(struct vl_refresh_feedback *feedback)
 {
 	wl_list_remove(&feedback->link);
 	wl_list_init(&feedback->link);
+	feedback_stop_waiting(feedback);
 	feedback->stage = VL_FEEDBACK_DONE;
 	if (!feedback->resource) {
 		free(feedback);
@@ -146,6 +162,7 @@ handle_feedback_resource_destroy(struct wl_resource *resource)
 	if (feedback->stage == VL_FEEDBACK_HANDED)
 		return;
 	wl_list_remove(&feedback->link);
+	wl_list_remove(&feedback->waiting_link);
 	free(feedback);
 }
 
@@ -317,6 +334,7 @@ surface_refresh_create(struct vl_refresh_manager *manager, struct wlr_surface *s
 	refresh->surface = surface;
 	refresh->owner = ++manager->next_owner;
 	wl_list_init(&refresh->committed);
+	wl_list_init(&refresh->waiting);
 	wl_list_insert(&manager->surfaces, &refresh->link);
 	wlr_addon_init(&refresh->addon, &surface->addons, manager, &addon_impl);
 	refresh->commit.notify = handle_surface_commit;
@@ -409,6 +427,12 @@ handle_get_feedback(struct wl_client *client, struct wl_resource *resource, uint
 		feedback->resource, &feedback_impl, feedback, handle_feedback_resource_destroy);
 	feedback->stage = VL_FEEDBACK_REQUESTED;
 	wl_list_insert(refresh->pending.feedbacks.prev, &feedback->link);
+	wl_list_insert(refresh->waiting.prev, &feedback->waiting_link);
+	if (wl_list_length(&refresh->waiting) > MAX_WAITING_FEEDBACK) {
+		struct vl_refresh_feedback *oldest =
+			wl_container_of(refresh->waiting.next, oldest, waiting_link);
+		feedback_discard(oldest);
+	}
 }
 
 static const struct xx_epaper_surface_refresh_v1_interface surface_refresh_impl = {
@@ -644,6 +668,7 @@ hand_feedback(struct vl_output *output, struct vl_surface_refresh *refresh,
 		}
 		wl_list_remove(&feedback->link);
 		wl_list_init(&feedback->link);
+		feedback_stop_waiting(feedback);
 		feedback->stage = VL_FEEDBACK_HANDED;
 	}
 }

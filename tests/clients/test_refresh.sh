@@ -149,4 +149,17 @@ expect "full refresh then destroy: the next commit is shown without a flash ($li
 expect "... and the panel had no flashing update after the first" \
 	[ "$(grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +2 | grep -c ' full=1 ')" = 0 ]
 
+# --- at most 64 feedback objects wait in a surface; past that the oldest are discarded
+CAP=64
+run_vellum -- timeout 60 "$client" cap 1000
+line=$(grep '^cap waiting' <<<"$out")
+expect "1000 feedback requests for one commit: the 936 oldest are discarded at once ($line)" \
+	[ "$(value "$line" discarded)" = $((1000 - CAP)) -a "$(value "$line" oldest)" = $((1000 - CAP)) ]
+line=$(grep '^cap committed' <<<"$out")
+expect "... the $CAP newest are refreshed by the commit ($line)" \
+	[ "$(value "$line" refreshed)" = $CAP ]
+line=$(grep '^cap commits' <<<"$out")
+expect "1000 commits with feedback, none waited for: each gets one event ($line)" \
+	[ "$status" = 0 ] && [ $(($(value "$line" refreshed) + $(value "$line" discarded))) = 1000 ]
+
 tap_finish
