@@ -7,6 +7,7 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -333,7 +334,9 @@ update_cleanup_timer(struct vl_epd_output *output)
 	/* A zero delay disarms the timer: an idle panel costs no wake-ups. */
 	if (!quiet || !vl_epd_cleanup_due(output, &delay_ms))
 		delay_ms = 0;
-	wl_event_source_timer_update(output->cleanup_timer, (int)delay_ms);
+	/* The timer takes an int: a longer delay is waited for in steps. */
+	wl_event_source_timer_update(
+		output->cleanup_timer, delay_ms > INT_MAX ? INT_MAX : (int)delay_ms);
 }
 
 /* Failed updates are sent again after a delay that grows while they keep failing. */
@@ -530,6 +533,9 @@ handle_cleanup_timer(void *data)
 		return 0;
 	vl_epd_cleanup(output, record);
 	track_flush(record);
+	/* Nothing was due yet after a step of a long delay: the next step. */
+	if (record->n == 0)
+		update_cleanup_timer(output);
 	return 0;
 }
 

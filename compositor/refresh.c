@@ -12,6 +12,7 @@
  * past that discards the oldest, so that a client cannot grow the
  * compositor without bound.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -239,8 +240,13 @@ schedule_flash(struct vl_refresh_manager *manager)
 		schedule_commit(manager);
 		return;
 	}
-	/* rounded up: a frame before the limit would be wasted */
-	wl_event_source_timer_update(manager->flash_timer, (int)((wait_ns + 999999) / 1000000));
+	/*
+	 * Rounded up: a frame before the limit would be wasted. The timer
+	 * takes an int, and a longer wait than it holds is made in steps.
+	 */
+	uint64_t wait_ms = (wait_ns + 999999) / 1000000;
+	wl_event_source_timer_update(
+		manager->flash_timer, wait_ms > INT_MAX ? INT_MAX : (int)wait_ms);
 }
 
 static int
@@ -248,7 +254,8 @@ handle_flash_timer(void *data)
 {
 	struct vl_refresh_manager *manager = data;
 
-	schedule_commit(manager);
+	/* the frame for the flash, or the next step of a long wait */
+	schedule_flash(manager);
 	return 0;
 }
 
