@@ -2,6 +2,13 @@
  * The panel's output: enabled at its one mode, rotated as configured, and
  * drawn whenever the backend asks for a frame, with the views' refresh
  * modes as hints.
+ *
+ * The panel keeps its image without power, and a kiosk shows it between
+ * windows: the last window's last frame stays in the scene until the next
+ * window maps, under whatever else is shown (layer surfaces, X11 menus),
+ * and a scene with nothing in it at all (before the first window, or once
+ * the last thing shown went) draws nothing on the panel. Frames are still
+ * committed, so that frame callbacks, feedback and screenshots are served.
  */
 #include <drm_fourcc.h>
 #include <stdio.h>
@@ -18,20 +25,121 @@
 #include "refresh.h"
 #include "server.h"
 
+/*
+ * The buffers under node, at sx,sy in tree. By the time a window's unmap
+ * is heard, wlroots has disabled its surfaces' nodes, so that disabled
+ * nodes are walked too; a surface that shows nothing has no buffer.
+ */
+static void
+copy_buffers(struct wlr_scene_tree *tree, struct wlr_scene_node *node, int sx, int sy)
+{
+	sx += node->x;
+	sy += node->y;
+	if (node->type == WLR_SCENE_NODE_TREE) {
+		struct wlr_scene_node *child;
+		wl_list_for_each (child, &wlr_scene_tree_from_node(node)->children, link)
+			copy_buffers(tree, child, sx, sy);
+		return;
+	}
+	if (node->type != WLR_SCENE_NODE_BUFFER)
+		return;
+	struct wlr_scene_buffer *buffer = wlr_scene_buffer_from_node(node);
+	if (!buffer->buffer)
+		return;
+	struct wlr_scene_buffer *copy = wlr_scene_buffer_create(tree, buffer->buffer);
+	if (!copy)
+		return;
+	wlr_scene_node_set_position(&copy->node, sx, sy);
+	wlr_scene_buffer_set_source_box(copy, &buffer->src_box);
+	wlr_scene_buffer_set_dest_size(copy, buffer->dst_width, buffer->dst_height);
+	wlr_scene_buffer_set_transform(copy, buffer->transform);
+	wlr_scene_buffer_set_opacity(copy, buffer->opacity);
+	wlr_scene_buffer_set_opaque_region(copy, &buffer->opaque_region);
+}
+
+/* What marks the trees of kept frames among the views. */
+static char kept_frame_mark;
+
+void
+vl_output_keep_frame(struct vl_server *server, struct wlr_scene_node *node)
+{
+	/*
+	 * Every window that goes is kept, at its place in the stack: an
+	 * application that exits unmaps all its windows at once, in any order.
+	 * The next frame drops them again if a window is left.
+	 */
+	if (!node->parent || !node->enabled)
+		return;
+	struct wlr_scene_tree *kept = wlr_scene_tree_create(node->parent);
+	if (!kept)
+		return;
+	kept->node.data = &kept_frame_mark;
+	wlr_scene_node_place_above(&kept->node, node);
+	/* the buffers the node shows now, locked: the client may let them go */
+	copy_buffers(kept, node, 0, 0);
+	server->frames_kept = true;
+}
+
+static void
+drop_kept_frames(struct vl_server *server)
+{
+	struct wlr_scene_node *node, *tmp;
+
+	wl_list_for_each_safe (node, tmp, &server->views_tree->children, link)
+		if (node->data == &kept_frame_mark)
+			wlr_scene_node_destroy(node);
+	server->frames_kept = false;
+}
+
+static void
+find_buffer(struct wlr_scene_buffer *buffer, int sx, int sy, void *data)
+{
+	bool *found = data;
+
+	if (buffer->buffer)
+		*found = true;
+}
+
+static bool
+shows_anything(struct vl_output *output)
+{
+	bool found = false;
+
+	wlr_scene_output_for_each_buffer(output->scene_output, find_buffer, &found);
+	return found;
+}
+
+/*
+ * The scene drawn, for screenshots and the surfaces' feedback, without
+ * damage: the panel keeps what it shows.
+ */
+static void
+commit_undamaged(struct vl_output *output)
+{
+	struct wlr_output_state state;
+	pixman_region32_t none;
+
+	wlr_output_state_init(&state);
+	pixman_region32_init(&none);
+	if (wlr_scene_output_build_state(output->scene_output, &state, NULL)) {
+		wlr_output_state_set_damage(&state, &none);
+		wlr_output_commit_state(output->wlr_output, &state);
+	}
+	pixman_region32_fini(&none);
+	wlr_output_state_finish(&state);
+}
+
 static void
 handle_frame(struct wl_listener *listener, void *data)
 {
 	struct vl_output *output = wl_container_of(listener, output, frame);
+	struct vl_server *server = output->server;
 	struct timespec now;
 	(void)data;
 
-	/*
-	 * Without a window the panel keeps what it shows: a boot splash before
-	 * the application's first window, its last frame after it closed, not
-	 * a flash to an empty page in between.
-	 */
-	if (wl_list_empty(&output->server->views))
-		return;
+	/* A window is shown: what it does not cover is the empty page. */
+	if (server->frames_kept && !wl_list_empty(&server->views))
+		drop_kept_frames(server);
 	if (vl_output_is_epd(output->wlr_output)) {
 		/* A full refresh or feedback is owed even when nothing was damaged. */
 		if (vl_refresh_commit_owed(output->server->refresh))
@@ -41,7 +149,15 @@ handle_frame(struct wl_listener *listener, void *data)
 		vl_refresh_prepare_commit(output->server->refresh, output);
 	}
 	uint32_t seq = output->wlr_output->commit_seq;
-	wlr_scene_output_commit(output->scene_output, NULL);
+	/*
+	 * Nothing but the paper-white background: a boot splash before
+	 * anything was shown, the last image after it went, not an empty page.
+	 * Only a screenshot or owed feedback brings a commit then.
+	 */
+	if (shows_anything(output))
+		wlr_scene_output_commit(output->scene_output, NULL);
+	else if (output->wlr_output->needs_frame)
+		commit_undamaged(output);
 	/* Nothing changed, so no commit: the hints were for this frame only. */
 	if (vl_output_is_epd(output->wlr_output) && output->wlr_output->commit_seq == seq)
 		vl_epd_output_drop_hints(output->wlr_output);

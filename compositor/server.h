@@ -74,6 +74,8 @@ struct vl_server {
 	bool panel_gone; /* exit with 1, whatever the application's status */
 	bool xwayland_enabled;
 	bool shutting_down;
+	/* the last frames of windows that went are in views_tree (output.c) */
+	bool frames_kept;
 };
 
 struct vl_output {
@@ -100,6 +102,12 @@ void vl_server_usable_area(struct vl_server *server, struct wlr_box *box);
 /* output.c */
 void vl_output_handle_new(struct wl_listener *listener, void *data);
 struct vl_output *vl_output_first(struct vl_server *server);
+/*
+ * A window is going: what its node shows now stays in the scene in its
+ * place while no window is mapped, so that the panel keeps its image
+ * between windows.
+ */
+void vl_output_keep_frame(struct vl_server *server, struct wlr_scene_node *node);
 /*
  * Hints the next commit of an e-paper output that box (layout coordinates)
  * shows content for mode and dither; the part outside the output is left out.

@@ -167,6 +167,7 @@ handle_unmap(struct wl_listener *listener, void *data)
 
 	view->mapped = false;
 	wl_list_remove(&view->link);
+	vl_output_keep_frame(view->server, &view->scene_tree->node);
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	focus_top(view->server);
 }
@@ -453,6 +454,8 @@ handle_x11_unmap(struct wl_listener *listener, void *data)
 	struct vl_view *view = wl_container_of(listener, view, unmap);
 	(void)data;
 
+	if (view->mapped && view->scene_tree)
+		vl_output_keep_frame(view->server, &view->scene_tree->node);
 	if (view->scene_tree)
 		wlr_scene_node_destroy(&view->scene_tree->node);
 	view->scene_tree = NULL;

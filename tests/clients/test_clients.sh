@@ -31,7 +31,11 @@ run_vellum() {
 	status=$?
 }
 
-updates() { grep -c '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null || echo 0; }
+updates() {
+	local n
+	n=$(grep -c '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null)
+	echo "${n:-0}"
+}
 # field N NAME: the NAME= value of the Nth update (1-based)
 field() { sed -n "/^update/p" "$VELLUM_MEMORY_TRACE" | sed -n "${1}p" | grep -o "$2=[0-9]*" | cut -d= -f2; }
 
@@ -301,6 +305,55 @@ run_vellum -- bash "$work/grab.sh" "$work"
 expect "grim takes a screenshot" [ -s "$work/shot.png" ]
 size=$(od -An -tu1 -j16 -N8 "$work/shot.png" 2>/dev/null | awk '{print $3*256+$4 "x" $7*256+$8}')
 expect "... of the panel's size" [ "$size" = "${W}x${H}" ]
+
+# --- no window: frames, screenshots and feedback are served, the panel keeps its image
+# (not_white_rows, BAR: the layer-shell cases above)
+run_vellum -- timeout 30 grim "$work/alone.png"
+expect "grim with no window takes a screenshot (status $status)" \
+	[ "$status" = 0 -a -s "$work/alone.png" ]
+expect "... and the panel keeps what it showed: no update" [ "$(updates)" = 0 ]
+if [ -n "$layer_probe" ]; then
+	run_vellum -- timeout 30 "$layer_probe" $BAR 1
+	expect "a layer surface alone gets frame callbacks (status $status)" \
+		[ "$status" = 0 -a "$(grep -x "layer shown ${W}x$BAR" <<<"$out")" ]
+	expect "... and is drawn at the bottom" [ "$(not_white_rows $((H - BAR)) $H)" = $((W * BAR)) ]
+fi
+cat >"$work/between.sh" <<'SCRIPT'
+# between.sh WORK PROBE [LAYER_PROBE]: a window with a dialog that exits,
+# then a screenshot and a layer surface with no window
+"$2" dialog 1
+grep -c '^update' "$VELLUM_MEMORY_TRACE" >"$1/gone"
+timeout 30 grim "$1/between.png" || exit 1
+[ -n "$3" ] || exit 0
+# the bar stays until vellum ends, once it is shown
+"$3" 80 30 >"$1/layer" &
+for _ in $(seq 300); do grep -q '^layer shown' "$1/layer" && exit 0; sleep 0.1; done
+exit 1
+SCRIPT
+run_vellum -- bash "$work/between.sh" "$work" "$probe" "$layer_probe"
+gone=$(cat "$work/gone" 2>/dev/null || echo 0)
+expect "between windows: grim takes a screenshot (status $status)" \
+	[ "$status" = 0 -a -s "$work/between.png" ]
+expect "... the panel keeps the windows' last frame: the dialog" \
+	[ "$(panel_at $((W / 2)) $((H / 2)))" = 0 -a "$(panel_at $((W / 2 - 110)) $((H / 2)))" = 255 ]
+expect "... and the subsurface" [ "$(panel_at 30 30)" = 0 -a "$(panel_at 70 70)" = 255 ]
+if [ -n "$layer_probe" ]; then
+	expect "... a layer surface is drawn over it" \
+		[ "$(not_white_rows $((H - BAR)) $H)" = $((W * BAR)) ]
+	# the bar and its popup above it, nothing of the page the windows left
+	top=$(grep '^update' "$VELLUM_MEMORY_TRACE" | tail -n +$((gone + 1)) | grep -o ' y=[0-9]*' |
+		cut -d= -f2 | sort -n | head -n 1)
+	expect "... and only it is drawn (top row ${top:-none})" \
+		[ "${top:-0}" -ge $((H - BAR - 40)) ]
+	expect "... the windows' frame still there" \
+		[ "$(panel_at $((W / 2)) $((H / 2)))" = 0 -a "$(panel_at 30 30)" = 0 ]
+fi
+if command -v Xwayland >/dev/null; then
+	# an X11 application whose one window is override-redirect, at 0,0
+	run_vellum -- timeout 6 xclock -xrm 'xclock.overrideRedirect: true' -update 1
+	expect "an override-redirect X11 window alone is drawn ($(updates) updates)" \
+		[ "$status" = 124 -a "$(updates)" -ge 1 -a "$(not_white_rows 0 100)" -gt 0 ]
+fi
 
 # --- X11: xclock through Xwayland, started when it connects
 if command -v Xwayland >/dev/null; then

@@ -140,6 +140,12 @@ line=$(grep '^supersede' <<<"$out")
 expect "12 frames back to back: each feedback gets one event ($line)" \
 	[ $(($(value "$line" refreshed) + $(value "$line" discarded))) = 12 ]
 
+# --- feedback of a window unmapped: discarded, and vellum goes on
+run_vellum -- timeout 30 "$client" unmap
+line=$(grep '^unmap' <<<"$out")
+expect "a window unmapped with feedback: the feedback is discarded ($line)" \
+	[ "$status" = 0 -a "$(value "$line" discarded)" = 1 ]
+
 # --- a full refresh requested, then the refresh object destroyed: no flash
 run_vellum -- timeout 30 "$client" drop-full
 line=$(grep '^drop-full' <<<"$out")
