@@ -300,6 +300,8 @@ vl_server_apply_config(struct vl_server *server)
 	if (output)
 		vl_epd_output_set_policy(output->wlr_output, &options);
 	vl_seat_configure(server->seat);
+	if (server->refresh)
+		vl_refresh_handle_reload(server->refresh);
 	/* new rules give views new modes from the next frame on */
 	if (output)
 		wlr_output_schedule_frame(output->wlr_output);
