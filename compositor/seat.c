@@ -62,6 +62,8 @@ struct vl_keyboard {
 	struct wl_list link;
 	struct vl_seat *seat;
 	struct wlr_keyboard *keyboard;
+	/* a device's, which takes the config's keymap; a virtual keyboard brings its own */
+	bool uses_config_keymap;
 	struct wl_listener modifiers, key, destroy;
 };
 
@@ -145,20 +147,20 @@ handle_keyboard_destroy(struct wl_listener *listener, void *data)
 }
 
 static void
-add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool set_keymap)
+add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool uses_config_keymap)
 {
 	struct vl_keyboard *keyboard = calloc(1, sizeof(*keyboard));
 
 	if (!keyboard)
 		return;
-	/* a virtual keyboard brings its own keymap */
-	if (set_keymap && !apply_keymap(seat, wlr_keyboard)) {
+	if (uses_config_keymap && !apply_keymap(seat, wlr_keyboard)) {
 		free(keyboard);
 		return;
 	}
 	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
 	keyboard->seat = seat;
 	keyboard->keyboard = wlr_keyboard;
+	keyboard->uses_config_keymap = uses_config_keymap;
 	keyboard->modifiers.notify = handle_modifiers;
 	wl_signal_add(&wlr_keyboard->events.modifiers, &keyboard->modifiers);
 	keyboard->key.notify = handle_key;
@@ -706,7 +708,8 @@ vl_seat_configure(struct vl_seat *seat)
 		seat->xcursor_manager = NULL;
 	}
 	wl_list_for_each (keyboard, &seat->keyboards, link)
-		apply_keymap(seat, keyboard->keyboard);
+		if (keyboard->uses_config_keymap)
+			apply_keymap(seat, keyboard->keyboard);
 }
 
 #define LISTEN(signal, listener, handler)            \

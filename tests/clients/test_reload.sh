@@ -2,8 +2,8 @@
 # SIGHUP under vellum on the in-process memory panel, without a VM: every
 # [refresh] and [app:APP_ID] key is changed by a reload while a window stays
 # mapped, each checked by its effect on what the panel got (the memory
-# device's trace and the panel image it leaves) or on what a client got.
-# Prints TAP.
+# device's trace and the panel image it leaves) or on what a client got; a
+# virtual keyboard keeps its own keymap through a reload. Prints TAP.
 #
 #   test_reload.sh VELLUM REFRESH_CLIENT
 set -u
@@ -184,5 +184,34 @@ for x in 100 200 300 400; do
 	drawn=$(updates_over "$(mark text)" "" $x 100 40 40 | grep -vc 'width=800')
 	expect "reloaded idle-cleanup off: the rect at $x,100 is updated once ($drawn)" [ "$drawn" = 1 ]
 done
+
+# --- a virtual keyboard keeps its own keymap through a reload
+#
+# wtype gives each key it types a keycode of a keymap of its own (a, b and
+# Return are its first three); with the configuration's keymap in its place
+# they would be Escape, 1 and 2, and cat would not even get a line.
+printf '[input]\nkeyboard-layout = us\n' >"$work/live.conf"
+cat >"$work/type.sh" <<'SCRIPT'
+# type.sh WORK: "ab", a reload, "ab" and Return from one wtype into foot
+work=$1
+wait_for() { for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done; echo "# timed out: $*" >&2; return 1; }
+foot --override=font=monospace:size=10 sh -c "stty -echo; cat >$work/typed" &
+wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE"
+# foot's shell is ready when the file is there
+wait_for [ -e "$work/typed" ]
+wtype ab -s 6000 ab -k Return &
+typist=$!
+sleep 1
+kill -HUP $PPID
+wait_for grep -q 'configuration reloaded' "$work/log"
+wait $typist
+wait_for grep -q . "$work/typed"
+kill %1
+SCRIPT
+rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL" "$work/typed"
+timeout 120 "$vellum" -v -d memory:${W}x${H} -c "$work/live.conf" -- bash "$work/type.sh" "$work" \
+	2>"$work/log"
+expect "wtype types the same keys before and after a reload ($(od -An -c "$work/typed" 2>/dev/null))" \
+	[ "$(cat "$work/typed" 2>/dev/null)" = abab ]
 
 tap_finish
