@@ -656,9 +656,37 @@ add_device(struct vl_seat *seat, struct wlr_input_device *wlr_device)
 	if (wlr_device->type == WLR_INPUT_DEVICE_TABLET)
 		wlr_tablet_from_input_device(wlr_device)->data =
 			wlr_tablet_create(seat->server->tablet_manager, seat->seat, wlr_device);
-	if (wlr_device->type != WLR_INPUT_DEVICE_POINTER && !maps_to_panel(seat, wlr_device))
-		wlr_log(WLR_INFO, "%s is not mapped to the panel (input touch-device)",
-			wlr_device->name);
+	if (wlr_device->type != WLR_INPUT_DEVICE_POINTER)
+		wlr_log(WLR_INFO, "%s is %smapped to the panel (input touch-device)",
+			wlr_device->name, maps_to_panel(seat, wlr_device) ? "" : "not ");
+}
+
+void
+vl_seat_report_touch_device(struct vl_seat *seat)
+{
+	const char *wanted = seat->server->config.touch_device;
+	char present[512] = "";
+	struct vl_device *device;
+	size_t len = 0;
+
+	if (!wanted)
+		return;
+	wl_list_for_each (device, &seat->devices, link) {
+		const char *name = device->device->name ? device->device->name : "";
+		if (device->device->type == WLR_INPUT_DEVICE_POINTER)
+			continue;
+		if (strcmp(name, wanted) == 0)
+			return;
+		if (len < sizeof(present)) {
+			int n = snprintf(present + len, sizeof(present) - len, "%s\"%s\"",
+				len ? ", " : "", name);
+			len += n > 0 ? (size_t)n : 0;
+		}
+	}
+	wlr_log(WLR_ERROR,
+		"no touchscreen or tablet is named \"%s\" (input touch-device): touch and pen "
+		"input reach no application until one comes; there are %s",
+		wanted, len ? present : "none");
 }
 
 void
