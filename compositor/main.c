@@ -226,7 +226,8 @@ handle_sighup(int signal, void *data)
 		return 0;
 	}
 	vl_server_apply_config(server);
-	wlr_log(WLR_INFO, "configuration reloaded from %s", server->config_path);
+	/* as a failed reload is told: whoever sent the signal learns it took */
+	fprintf(stderr, "vellum: configuration reloaded from %s\n", server->config_path);
 	return 0;
 }
 

@@ -151,7 +151,7 @@ SCRIPT
 
 write_config
 rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
-timeout 120 "$vellum" -v -d memory:${W}x${H} -c "$work/live.conf" -- \
+timeout 120 "$vellum" -d memory:${W}x${H} -c "$work/live.conf" -- \
 	bash "$work/steps.sh" "$work" "$client" 2>"$work/log"
 status=$?
 expect "the reload script ran to its end" [ "$status" = 0 ]
@@ -209,7 +209,7 @@ wait_for grep -q . "$work/typed"
 kill %1
 SCRIPT
 rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL" "$work/typed"
-timeout 120 "$vellum" -v -d memory:${W}x${H} -c "$work/live.conf" -- bash "$work/type.sh" "$work" \
+timeout 120 "$vellum" -d memory:${W}x${H} -c "$work/live.conf" -- bash "$work/type.sh" "$work" \
 	2>"$work/log"
 expect "wtype types the same keys before and after a reload ($(od -An -c "$work/typed" 2>/dev/null))" \
 	[ "$(cat "$work/typed" 2>/dev/null)" = abab ]
