@@ -88,27 +88,51 @@ notify_activity(struct vl_seat *seat)
 
 /* Keyboards */
 
-static bool
+static struct xkb_keymap *
+compile_keymap(const struct xkb_rule_names *names, enum xkb_context_flags flags)
+{
+	struct xkb_context *context = xkb_context_new(flags);
+	struct xkb_keymap *keymap =
+		context ? xkb_keymap_new_from_names(context, names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+			: NULL;
+
+	xkb_context_unref(context);
+	return keymap;
+}
+
+/*
+ * The config's keymap, checked when the file was read; should XKB still
+ * fail (its files changed, or XKB_DEFAULT_* names a layout it lacks), the
+ * keyboard gets XKB's own default rather than no keymap: a kiosk must not
+ * lose its keyboard.
+ */
+static void
 apply_keymap(struct vl_seat *seat, struct wlr_keyboard *keyboard)
 {
 	const struct vl_config *config = &seat->server->config;
-	struct xkb_rule_names rules = {
+	const struct xkb_rule_names names = {
 		.layout = config->keyboard_layout,
 		.variant = config->keyboard_variant,
 		.options = config->keyboard_options,
 	};
-	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	struct xkb_keymap *keymap =
-		context ? xkb_keymap_new_from_names(context, &rules, XKB_KEYMAP_COMPILE_NO_FLAGS)
-			: NULL;
-	bool ok = keymap && wlr_keyboard_set_keymap(keyboard, keymap);
+	struct xkb_keymap *keymap = compile_keymap(&names, XKB_CONTEXT_NO_FLAGS);
 
-	if (!ok)
-		wlr_log(WLR_ERROR, "cannot compile the keymap (layout \"%s\")",
-			rules.layout ? rules.layout : "");
+	if (!keymap) {
+		keymap = compile_keymap(
+			&(struct xkb_rule_names){0}, XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+		wlr_log(WLR_ERROR,
+			"%s: XKB cannot compile the keymap of keyboard-layout \"%s\", "
+			"keyboard-variant \"%s\", keyboard-options \"%s\" (XKB_DEFAULT_LAYOUT, "
+			"_VARIANT and _OPTIONS fill in those not set): %s",
+			keyboard->base.name ? keyboard->base.name : "a keyboard",
+			names.layout ? names.layout : "", names.variant ? names.variant : "",
+			names.options ? names.options : "",
+			keymap ? "it has XKB's default keymap" : "it has none, XKB has no files");
+	}
+	if (keymap && !wlr_keyboard_set_keymap(keyboard, keymap))
+		wlr_log(WLR_ERROR, "cannot give %s its keymap",
+			keyboard->base.name ? keyboard->base.name : "a keyboard");
 	xkb_keymap_unref(keymap);
-	xkb_context_unref(context);
-	return ok;
 }
 
 static void
@@ -153,10 +177,8 @@ add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool uses_
 
 	if (!keyboard)
 		return;
-	if (uses_config_keymap && !apply_keymap(seat, wlr_keyboard)) {
-		free(keyboard);
-		return;
-	}
+	if (uses_config_keymap)
+		apply_keymap(seat, wlr_keyboard);
 	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
 	keyboard->seat = seat;
 	keyboard->keyboard = wlr_keyboard;
