@@ -448,8 +448,20 @@ handle_touch_cancel(struct wl_listener *listener, void *data)
 
 	if (origin)
 		origin->used = false;
-	if (point && point->client)
-		wlr_seat_touch_notify_cancel(seat->seat, point->client);
+	if (!point || !point->client)
+		return;
+	/*
+	 * The client's touch session ends, each of its touches with it, though
+	 * their fingers are still down: their origins are free again.
+	 */
+	struct wlr_touch_point *other;
+	wl_list_for_each (other, &seat->seat->touch_state.touch_points, link) {
+		origin = other->client == point->client ? touch_origin(seat, other->touch_id, false)
+							: NULL;
+		if (origin)
+			origin->used = false;
+	}
+	wlr_seat_touch_notify_cancel(seat->seat, point->client);
 }
 
 /*

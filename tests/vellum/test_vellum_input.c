@@ -11,7 +11,10 @@
  *   (foot's shell prints what it reads, through vellum's output);
  * - touch-device: a tap reaches touch_probe while the touchscreen is
  *   named, not after a reload naming another device (vellum says no device
- *   has that name), and again after a reload naming it.
+ *   has that name), and again after a reload naming it;
+ * - a touch cancelled (a finger turned palm) ends every touch of the client
+ *   for vellum too: with 16 fingers down and one cancelled, two more
+ *   fingers still reach the client (vellum follows 16 touches at once).
  */
 #include <linux/input-event-codes.h>
 #include <signal.h>
@@ -171,6 +174,43 @@ run_touch(struct epd *d, int touch)
 	CHECK_EQ(vellum_wait(&run, 60), 0);
 }
 
+static void
+run_touch_cancel(struct epd *d, int multitouch)
+{
+	const int held = 16, more = 2;
+	struct vellum_run run;
+	char line[256], app[256];
+	int downs = 0;
+
+	epd_phase("16 fingers down, one turned palm: every touch of the client is cancelled");
+	epd_clear(d);
+	write_config("[input]\ntouch-device = vellum test multitouch\n");
+	snprintf(app, sizeof(app), "%s %d %d %d", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y, held + more);
+	const char *args[] = {"-c", config, "-d", d->devnode, "--", "sh", "-c", app, NULL};
+	vellum_start(&run, args, NULL);
+	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
+	CHECK_MSG(vellum_wait_full_update(d, 120), "the probe's window never reached the panel");
+	for (int slot = 0; slot < held; slot++) {
+		vm_finger_down(multitouch, slot, 40 + 30 * (uint32_t)slot, 300);
+		downs += CHECK(vellum_expect(&run, "down ", line, sizeof(line), 60));
+	}
+	vm_finger_palm(multitouch, 0);
+
+	epd_phase("two more fingers while 15 are still down: both reach the client");
+	for (int slot = held; slot < held + more; slot++) {
+		vm_finger_down(multitouch, slot, 40 + 30 * (uint32_t)(slot - held), 400);
+		downs += CHECK_MSG(vellum_expect(&run, "down ", line, sizeof(line), 60),
+			"finger %d did not reach the client", slot - held + 1);
+	}
+	CHECK_EQ(downs, held + more);
+	for (int slot = 0; slot < held + more; slot++)
+		vm_finger_up(multitouch, slot);
+	if (downs == held + more)
+		CHECK_EQ(vellum_wait(&run, 60), 0);
+	else
+		vellum_stop(&run, SIGTERM, 60);
+}
+
 int
 main(void)
 {
@@ -181,15 +221,18 @@ main(void)
 	vm_input_setup();
 	int keyboard = vm_uinput_keyboard();
 	int touch = vm_uinput_touchscreen(PANEL_W, PANEL_H);
+	int multitouch = vm_uinput_multitouch(PANEL_W, PANEL_H);
 	vm_udev_settle();
 	snprintf(config, sizeof(config), "/tmp/vellum-input-%d.conf", (int)getpid());
 
 	run_keyboard(d, keyboard);
 	run_touch(d, touch);
+	run_touch_cancel(d, multitouch);
 
 	unlink(config);
 	vm_uinput_destroy(keyboard);
 	vm_uinput_destroy(touch);
+	vm_uinput_destroy(multitouch);
 	epd_close(d);
 	return epd_end();
 }
