@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <vellum/epd-pipeline.h>
+#include <xkbcommon/xkbcommon.h>
 
 #include "config.h"
 
@@ -37,6 +38,13 @@ enum section {
 	SECTION_APP,
 };
 
+enum keyboard_key {
+	KEYBOARD_LAYOUT,
+	KEYBOARD_VARIANT,
+	KEYBOARD_OPTIONS,
+	KEYBOARD_KEYS,
+};
+
 /* The state of one vl_config_load. */
 struct load {
 	const char *path;
@@ -53,6 +61,8 @@ struct load {
 	int section_lines[SECTION_APP];
 	int *rule_lines;         /* as many as config->rules */
 	int key_lines[MAX_KEYS]; /* by index in the section's key table */
+	/* where this file set the XKB names (enum keyboard_key); 0: it did not */
+	int keyboard_lines[KEYBOARD_KEYS];
 
 	char *error;
 	size_t error_size;
@@ -311,6 +321,7 @@ set_cursor(struct load *load, const char *value)
 static bool
 set_keyboard_layout(struct load *load, const char *value)
 {
+	load->keyboard_lines[KEYBOARD_LAYOUT] = load->line_number;
 	return set_nonempty_string(
 		load, &load->config->keyboard_layout, value, "an XKB layout such as us or de,fr");
 }
@@ -318,6 +329,7 @@ set_keyboard_layout(struct load *load, const char *value)
 static bool
 set_keyboard_variant(struct load *load, const char *value)
 {
+	load->keyboard_lines[KEYBOARD_VARIANT] = load->line_number;
 	return set_nonempty_string(load, &load->config->keyboard_variant, value,
 		"an XKB variant such as dvorak or nodeadkeys");
 }
@@ -325,13 +337,23 @@ set_keyboard_variant(struct load *load, const char *value)
 static bool
 set_keyboard_options(struct load *load, const char *value)
 {
+	load->keyboard_lines[KEYBOARD_OPTIONS] = load->line_number;
 	return set_nonempty_string(load, &load->config->keyboard_options, value,
 		"XKB options such as ctrl:nocaps,compose:ralt");
 }
 
+/*
+ * Which devices there are is known only when they come (a touchscreen may be
+ * plugged in later, a file checked on another machine): the name is checked
+ * for what no device name holds, and vellum says at run time when no device
+ * has it.
+ */
 static bool
 set_touch_device(struct load *load, const char *value)
 {
+	for (const char *c = value; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			return bad(load, "a device name holds no control characters");
 	return set_nonempty_string(load, &load->config->touch_device, value,
 		"the name of a touchscreen or tablet, as libinput lists it");
 }
@@ -399,6 +421,60 @@ static const struct {
 _Static_assert(ARRAY_LEN(panel_keys) <= MAX_KEYS && ARRAY_LEN(refresh_keys) <= MAX_KEYS &&
 		       ARRAY_LEN(input_keys) <= MAX_KEYS && ARRAY_LEN(app_keys) <= MAX_KEYS,
 	"a section has more keys than load.key_lines holds");
+
+/*
+ * The XKB names this file set must make a keymap; told at the line of the
+ * first name that breaks it, as XKB takes them (layout, then variant, then
+ * options), rather than when a keyboard comes and would have none.
+ */
+static bool
+check_keymap(struct load *load)
+{
+	static const char *const keys[KEYBOARD_KEYS] = {
+		"keyboard-layout", "keyboard-variant", "keyboard-options"};
+	const struct vl_config *config = load->config;
+	const char *values[KEYBOARD_KEYS] = {
+		config->keyboard_layout, config->keyboard_variant, config->keyboard_options};
+	int broken = -1, last = -1;
+
+	for (int i = 0; i < KEYBOARD_KEYS; i++)
+		if (load->keyboard_lines[i] &&
+			(last < 0 || load->keyboard_lines[i] > load->keyboard_lines[last]))
+			last = i;
+	if (last < 0)
+		return true;
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	if (!context)
+		return fail(load, "out of memory");
+	/* the error below says it all */
+	xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL);
+	for (int i = 0; i < KEYBOARD_KEYS && broken < 0; i++) {
+		struct xkb_rule_names names = {
+			.layout = values[KEYBOARD_LAYOUT],
+			.variant = i >= KEYBOARD_VARIANT ? values[KEYBOARD_VARIANT] : NULL,
+			.options = i >= KEYBOARD_OPTIONS ? values[KEYBOARD_OPTIONS] : NULL,
+		};
+		struct xkb_keymap *keymap =
+			xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+		if (!keymap)
+			broken = i;
+		xkb_keymap_unref(keymap);
+	}
+	xkb_context_unref(context);
+	if (broken < 0)
+		return true;
+	/* a name an earlier file set: the last of this file's is the one to change */
+	if (!load->keyboard_lines[broken])
+		broken = last;
+	load->line_number = load->keyboard_lines[broken];
+	return fail(load,
+		"invalid %s \"%s\": XKB has no keymap for layout \"%s\", variant \"%s\", "
+		"options \"%s\" (see xkeyboard-config(7))",
+		keys[broken], values[broken] ? values[broken] : "",
+		values[KEYBOARD_LAYOUT] ? values[KEYBOARD_LAYOUT] : "",
+		values[KEYBOARD_VARIANT] ? values[KEYBOARD_VARIANT] : "",
+		values[KEYBOARD_OPTIONS] ? values[KEYBOARD_OPTIONS] : "");
+}
 
 /* The rule for app_id, added (with a line slot) if config has none yet. */
 static bool
@@ -670,7 +746,7 @@ vl_config_load(struct vl_config *config, const char *path, char *error, size_t e
 		snprintf(error, error_size, "%s: out of memory", path);
 		goto err;
 	}
-	if (load.error_line)
+	if (load.error_line || !check_keymap(&load))
 		goto err;
 
 	vl_config_finish(config);

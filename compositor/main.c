@@ -187,8 +187,9 @@ handle_termination(int signal, void *data)
 	} while (0)
 
 /*
- * Reads the file again and takes its refresh policy, app rules and input
- * settings; the panel (device, waveform map, rotation) stays as started.
+ * Reads the file again and takes all of it but [panel]: the panel (device,
+ * waveform map, rotation, as the command line may have set them) stays as
+ * started. What the file leaves out goes back to its default, as at a start.
  */
 static bool
 reload_config(struct vl_config *config, const char *path, char *error, size_t error_size)
@@ -200,22 +201,15 @@ reload_config(struct vl_config *config, const char *path, char *error, size_t er
 		vl_config_finish(&fresh);
 		return false;
 	}
-	SWAP(config->full_refresh_every, fresh.full_refresh_every);
-	SWAP(config->idle_cleanup_ms, fresh.idle_cleanup_ms);
-	SWAP(config->default_mode, fresh.default_mode);
-	SWAP(config->default_dither, fresh.default_dither);
-	SWAP(config->show_cursor, fresh.show_cursor);
-	SWAP(config->keyboard_layout, fresh.keyboard_layout);
-	SWAP(config->keyboard_variant, fresh.keyboard_variant);
-	SWAP(config->keyboard_options, fresh.keyboard_options);
-	SWAP(config->touch_device, fresh.touch_device);
-	SWAP(config->rules, fresh.rules);
-	SWAP(config->n_rules, fresh.n_rules);
+	SWAP(config->device, fresh.device);
+	SWAP(config->waveform_map, fresh.waveform_map);
+	SWAP(config->rotation, fresh.rotation);
+	SWAP(*config, fresh);
 	vl_config_finish(&fresh);
 	return true;
 }
 
-/* SIGHUP: the refresh policy, app rules and input settings are read again. */
+/* SIGHUP: everything but the panel is read again. */
 static int
 handle_sighup(int signal, void *data)
 {
@@ -232,7 +226,8 @@ handle_sighup(int signal, void *data)
 		return 0;
 	}
 	vl_server_apply_config(server);
-	wlr_log(WLR_INFO, "configuration reloaded from %s", server->config_path);
+	/* as a failed reload is told: whoever sent the signal learns it took */
+	fprintf(stderr, "vellum: configuration reloaded from %s\n", server->config_path);
 	return 0;
 }
 

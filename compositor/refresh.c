@@ -259,6 +259,20 @@ handle_flash_timer(void *data)
 	return 0;
 }
 
+void
+vl_refresh_handle_reload(struct vl_refresh_manager *manager)
+{
+	struct vl_surface_refresh *refresh;
+
+	/* a full refresh held back by the old limit may be due now, or later */
+	wl_list_for_each (refresh, &manager->surfaces, link) {
+		if (refresh->full_refresh_due) {
+			schedule_flash(manager);
+			return;
+		}
+	}
+}
+
 static void
 handle_surface_commit(struct wl_listener *listener, void *data)
 {

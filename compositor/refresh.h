@@ -21,5 +21,7 @@ bool vl_refresh_commit_owed(struct vl_refresh_manager *manager);
  * next commit, after the views' own hints.
  */
 void vl_refresh_prepare_commit(struct vl_refresh_manager *manager, struct vl_output *output);
+/* The configuration was reloaded: full refreshes that wait follow the new limit. */
+void vl_refresh_handle_reload(struct vl_refresh_manager *manager);
 
 #endif

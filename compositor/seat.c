@@ -62,6 +62,8 @@ struct vl_keyboard {
 	struct wl_list link;
 	struct vl_seat *seat;
 	struct wlr_keyboard *keyboard;
+	/* a device's, which takes the config's keymap; a virtual keyboard brings its own */
+	bool uses_config_keymap;
 	struct wl_listener modifiers, key, destroy;
 };
 
@@ -86,27 +88,51 @@ notify_activity(struct vl_seat *seat)
 
 /* Keyboards */
 
-static bool
+static struct xkb_keymap *
+compile_keymap(const struct xkb_rule_names *names, enum xkb_context_flags flags)
+{
+	struct xkb_context *context = xkb_context_new(flags);
+	struct xkb_keymap *keymap =
+		context ? xkb_keymap_new_from_names(context, names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+			: NULL;
+
+	xkb_context_unref(context);
+	return keymap;
+}
+
+/*
+ * The config's keymap, checked when the file was read; should XKB still
+ * fail (its files changed, or XKB_DEFAULT_* names a layout it lacks), the
+ * keyboard gets XKB's own default rather than no keymap: a kiosk must not
+ * lose its keyboard.
+ */
+static void
 apply_keymap(struct vl_seat *seat, struct wlr_keyboard *keyboard)
 {
 	const struct vl_config *config = &seat->server->config;
-	struct xkb_rule_names rules = {
+	const struct xkb_rule_names names = {
 		.layout = config->keyboard_layout,
 		.variant = config->keyboard_variant,
 		.options = config->keyboard_options,
 	};
-	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	struct xkb_keymap *keymap =
-		context ? xkb_keymap_new_from_names(context, &rules, XKB_KEYMAP_COMPILE_NO_FLAGS)
-			: NULL;
-	bool ok = keymap && wlr_keyboard_set_keymap(keyboard, keymap);
+	struct xkb_keymap *keymap = compile_keymap(&names, XKB_CONTEXT_NO_FLAGS);
 
-	if (!ok)
-		wlr_log(WLR_ERROR, "cannot compile the keymap (layout \"%s\")",
-			rules.layout ? rules.layout : "");
+	if (!keymap) {
+		keymap = compile_keymap(
+			&(struct xkb_rule_names){0}, XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+		wlr_log(WLR_ERROR,
+			"%s: XKB cannot compile the keymap of keyboard-layout \"%s\", "
+			"keyboard-variant \"%s\", keyboard-options \"%s\" (XKB_DEFAULT_LAYOUT, "
+			"_VARIANT and _OPTIONS fill in those not set): %s",
+			keyboard->base.name ? keyboard->base.name : "a keyboard",
+			names.layout ? names.layout : "", names.variant ? names.variant : "",
+			names.options ? names.options : "",
+			keymap ? "it has XKB's default keymap" : "it has none, XKB has no files");
+	}
+	if (keymap && !wlr_keyboard_set_keymap(keyboard, keymap))
+		wlr_log(WLR_ERROR, "cannot give %s its keymap",
+			keyboard->base.name ? keyboard->base.name : "a keyboard");
 	xkb_keymap_unref(keymap);
-	xkb_context_unref(context);
-	return ok;
 }
 
 static void
@@ -145,20 +171,18 @@ handle_keyboard_destroy(struct wl_listener *listener, void *data)
 }
 
 static void
-add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool set_keymap)
+add_keyboard(struct vl_seat *seat, struct wlr_keyboard *wlr_keyboard, bool uses_config_keymap)
 {
 	struct vl_keyboard *keyboard = calloc(1, sizeof(*keyboard));
 
 	if (!keyboard)
 		return;
-	/* a virtual keyboard brings its own keymap */
-	if (set_keymap && !apply_keymap(seat, wlr_keyboard)) {
-		free(keyboard);
-		return;
-	}
+	if (uses_config_keymap)
+		apply_keymap(seat, wlr_keyboard);
 	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
 	keyboard->seat = seat;
 	keyboard->keyboard = wlr_keyboard;
+	keyboard->uses_config_keymap = uses_config_keymap;
 	keyboard->modifiers.notify = handle_modifiers;
 	wl_signal_add(&wlr_keyboard->events.modifiers, &keyboard->modifiers);
 	keyboard->key.notify = handle_key;
@@ -424,8 +448,20 @@ handle_touch_cancel(struct wl_listener *listener, void *data)
 
 	if (origin)
 		origin->used = false;
-	if (point && point->client)
-		wlr_seat_touch_notify_cancel(seat->seat, point->client);
+	if (!point || !point->client)
+		return;
+	/*
+	 * The client's touch session ends, each of its touches with it, though
+	 * their fingers are still down: their origins are free again.
+	 */
+	struct wlr_touch_point *other;
+	wl_list_for_each (other, &seat->seat->touch_state.touch_points, link) {
+		origin = other->client == point->client ? touch_origin(seat, other->touch_id, false)
+							: NULL;
+		if (origin)
+			origin->used = false;
+	}
+	wlr_seat_touch_notify_cancel(seat->seat, point->client);
 }
 
 /*
@@ -654,9 +690,37 @@ add_device(struct vl_seat *seat, struct wlr_input_device *wlr_device)
 	if (wlr_device->type == WLR_INPUT_DEVICE_TABLET)
 		wlr_tablet_from_input_device(wlr_device)->data =
 			wlr_tablet_create(seat->server->tablet_manager, seat->seat, wlr_device);
-	if (wlr_device->type != WLR_INPUT_DEVICE_POINTER && !maps_to_panel(seat, wlr_device))
-		wlr_log(WLR_INFO, "%s is not mapped to the panel (input touch-device)",
-			wlr_device->name);
+	if (wlr_device->type != WLR_INPUT_DEVICE_POINTER)
+		wlr_log(WLR_INFO, "%s is %smapped to the panel (input touch-device)",
+			wlr_device->name, maps_to_panel(seat, wlr_device) ? "" : "not ");
+}
+
+void
+vl_seat_report_touch_device(struct vl_seat *seat)
+{
+	const char *wanted = seat->server->config.touch_device;
+	char present[512] = "";
+	struct vl_device *device;
+	size_t len = 0;
+
+	if (!wanted)
+		return;
+	wl_list_for_each (device, &seat->devices, link) {
+		const char *name = device->device->name ? device->device->name : "";
+		if (device->device->type == WLR_INPUT_DEVICE_POINTER)
+			continue;
+		if (strcmp(name, wanted) == 0)
+			return;
+		if (len < sizeof(present)) {
+			int n = snprintf(present + len, sizeof(present) - len, "%s\"%s\"",
+				len ? ", " : "", name);
+			len += n > 0 ? (size_t)n : 0;
+		}
+	}
+	wlr_log(WLR_ERROR,
+		"no touchscreen or tablet is named \"%s\" (input touch-device): touch and pen "
+		"input reach no application until one comes; there are %s",
+		wanted, len ? present : "none");
 }
 
 void
@@ -706,7 +770,8 @@ vl_seat_configure(struct vl_seat *seat)
 		seat->xcursor_manager = NULL;
 	}
 	wl_list_for_each (keyboard, &seat->keyboards, link)
-		apply_keymap(seat, keyboard->keyboard);
+		if (keyboard->uses_config_keymap)
+			apply_keymap(seat, keyboard->keyboard);
 }
 
 #define LISTEN(signal, listener, handler)            \

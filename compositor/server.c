@@ -229,6 +229,8 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 		return false;
 	}
 	setenv("WAYLAND_DISPLAY", server->socket, true);
+	/* the devices there are at the start have come */
+	vl_seat_report_touch_device(server->seat);
 	return true;
 }
 
@@ -300,6 +302,9 @@ vl_server_apply_config(struct vl_server *server)
 	if (output)
 		vl_epd_output_set_policy(output->wlr_output, &options);
 	vl_seat_configure(server->seat);
+	vl_seat_report_touch_device(server->seat);
+	if (server->refresh)
+		vl_refresh_handle_reload(server->refresh);
 	/* new rules give views new modes from the next frame on */
 	if (output)
 		wlr_output_schedule_frame(output->wlr_output);

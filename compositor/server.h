@@ -177,5 +177,7 @@ struct wlr_surface *vl_seat_layer_focus(struct vl_seat *seat);
 struct wlr_seat *vl_seat_wlr(struct vl_seat *seat);
 /* Applies the config's cursor and keyboard settings again. */
 void vl_seat_configure(struct vl_seat *seat);
+/* Logs an error when the config's touch-device names none of the devices there are. */
+void vl_seat_report_touch_device(struct vl_seat *seat);
 
 #endif

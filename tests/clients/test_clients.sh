@@ -123,6 +123,20 @@ status=$?
 expect "--validate of a missing file: status 1, naming it" \
 	[ "$status" = 1 ] && grep -q "missing.conf: " <<<"$out"
 
+# XKB names are compiled when the file is read
+printf '[input]\ncursor = hidden\nkeyboard-layout = nosuchlayout\n' >"$work/keyboard.conf"
+out=$(timeout 20 "$vellum" -c "$work/keyboard.conf" --validate 2>&1)
+status=$?
+expect "--validate of an unknown keyboard-layout: status 1, FILE:LINE naming it" \
+	[ "$status" = 1 ] && grep -q "keyboard.conf:3: invalid keyboard-layout \"nosuchlayout\"" <<<"$out"
+# touch-device: which devices there are is known only at run time
+printf '[input]\ntouch-device = No Such Touchscreen\n' >"$work/touch.conf"
+out=$(timeout 20 "$vellum" -c "$work/touch.conf" --validate 2>&1)
+expect "--validate of a touch-device: status 0" [ $? = 0 ]
+run_vellum -c "$work/touch.conf" -- true
+expect "a touch-device no device has: vellum says so at the start" \
+	grep -q 'no touchscreen or tablet is named "No Such Touchscreen" (input touch-device).* there are none' <<<"$out"
+
 # SIGHUP: a bad file is reported and the config in use stays; a good one applies
 cp "$work/bad.conf" "$work/live.conf"
 printf '[refresh]\ndefault-mode = auto\n' >"$work/live.conf"

@@ -502,6 +502,64 @@ test_value_errors(void **state)
 	}
 }
 
+/*
+ * The XKB names must make a keymap, checked when the file is read: a kiosk
+ * whose keyboard has none would take no key. The error is at the name XKB
+ * takes first of those that break it.
+ */
+static void
+test_keymap_errors(void **state)
+{
+	struct vl_config config;
+	char error[512], expected[1024];
+	const char *path;
+
+	assert_load_fails("[input]\nkeyboard-layout = nosuchlayout\n",
+		"2: invalid keyboard-layout \"nosuchlayout\": XKB has no keymap for layout "
+		"\"nosuchlayout\", variant \"\", options \"\" (see xkeyboard-config(7))");
+	assert_load_fails("[input]\nkeyboard-layout = us\nkeyboard-variant = nosuch\n",
+		"3: invalid keyboard-variant \"nosuch\": XKB has no keymap for layout \"us\", "
+		"variant \"nosuch\", options \"\" (see xkeyboard-config(7))");
+	/* the layout is at fault, whichever line comes first */
+	assert_load_fails("[input]\nkeyboard-variant = nodeadkeys\nkeyboard-layout = xx\n",
+		"3: invalid keyboard-layout \"xx\": XKB has no keymap for layout \"xx\", "
+		"variant \"nodeadkeys\", options \"\" (see xkeyboard-config(7))");
+
+	/* a file on top of another: the layout of the first, the bad variant of the second */
+	vl_config_init(&config);
+	load_ok(&config, "[input]\nkeyboard-layout = de\nkeyboard-variant = nodeadkeys\n");
+	path = config_file("[refresh]\nidle-cleanup = off\n[input]\nkeyboard-variant = dvorak-x\n");
+	assert_false(vl_config_load(&config, path, error, sizeof(error)));
+	snprintf(expected, sizeof(expected),
+		"%s:4: invalid keyboard-variant \"dvorak-x\": XKB has no keymap for layout \"de\", "
+		"variant \"dvorak-x\", options \"\" (see xkeyboard-config(7))",
+		path);
+	assert_string_equal(error, expected);
+	/* nothing of the bad file was taken */
+	assert_string_equal(config.keyboard_variant, "nodeadkeys");
+	assert_int_equal(config.idle_cleanup_ms, 2000);
+	/* names that make a keymap */
+	load_ok(&config, "[input]\nkeyboard-layout = us,de\nkeyboard-variant = ,nodeadkeys\n"
+			 "keyboard-options = grp:alt_shift_toggle,ctrl:nocaps\n");
+	assert_string_equal(config.keyboard_layout, "us,de");
+	vl_config_finish(&config);
+}
+
+/* touch-device: any name a device can have, which has no control characters. */
+static void
+test_touch_device_names(void **state)
+{
+	struct vl_config config;
+
+	vl_config_init(&config);
+	load_ok(&config, "[input]\ntouch-device = ELAN9008:00 04F3:2C82\n");
+	assert_string_equal(config.touch_device, "ELAN9008:00 04F3:2C82");
+	vl_config_finish(&config);
+	assert_load_fails("[input]\ntouch-device = Wacom\tPen\n",
+		"2: invalid touch-device \"Wacom\tPen\": a device name holds no control "
+		"characters");
+}
+
 static void
 test_unreadable_files(void **state)
 {
@@ -714,6 +772,8 @@ main(void)
 		cmocka_unit_test(test_structure_errors),
 		cmocka_unit_test(test_first_error_wins),
 		cmocka_unit_test(test_value_errors),
+		cmocka_unit_test(test_keymap_errors),
+		cmocka_unit_test(test_touch_device_names),
 		cmocka_unit_test(test_unreadable_files),
 		cmocka_unit_test(test_failed_load_changes_nothing),
 		cmocka_unit_test(test_load_on_top),

@@ -26,12 +26,20 @@
  *                               "cap committed refreshed=R discarded=D"; then N
  *                               commits, each with feedback, without waiting:
  *                               "cap commits refreshed=R discarded=D"
+ *   refresh_client steps        a fullscreen white window drawn as stdin says, a
+ *                               command a line, each committed with feedback:
+ *                               "rect X Y W H GRAY" fills a rect with a gray level,
+ *                               "full" asks for a full refresh. As the feedback of
+ *                               the Nth command comes: "feedback N refreshed
+ *                               waveform=WF flags=F" or "feedback N discarded".
+ *                               The window stays after the end of stdin.
  *
  * ns is the feedback's time, CLOCK_MONOTONIC in nanoseconds: the clock of
  * epdfb's trace. Each feedback object must get exactly one event; a second
  * one ends the client with status 2, as any failure does.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,12 +444,129 @@ run_cap(unsigned int n)
 	return 0;
 }
 
+/* The feedback of one command of run_steps, printed as it comes. */
+struct step_feedback {
+	struct feedback f;
+	unsigned int step;
+};
+
+static void
+handle_step_refreshed(void *data, struct xx_epaper_refresh_feedback_v1 *object, uint32_t sec_hi,
+	uint32_t sec_lo, uint32_t nsec, const char *waveform, uint32_t flags)
+{
+	struct step_feedback *s = data;
+
+	handle_refreshed(&s->f, object, sec_hi, sec_lo, nsec, waveform, flags);
+	vt_say("feedback %u refreshed waveform=%s flags=%u", s->step, waveform, flags);
+}
+
+static void
+handle_step_discarded(void *data, struct xx_epaper_refresh_feedback_v1 *object)
+{
+	struct step_feedback *s = data;
+
+	handle_discarded(&s->f, object);
+	vt_say("feedback %u discarded", s->step);
+}
+
+static const struct xx_epaper_refresh_feedback_v1_listener step_feedback_listener = {
+	.refreshed = handle_step_refreshed,
+	.discarded = handle_step_discarded,
+};
+
+/* Runs one command line of run_steps; false if it is not one. */
+static bool
+run_step(const char *line, struct xx_epaper_surface_refresh_v1 *refresh, struct vt_buffer *b[2],
+	unsigned int *shown, unsigned int step)
+{
+	struct vt_buffer *next = b[(*shown + 1) % 2];
+	int32_t x, y, w, h;
+	unsigned int gray;
+	bool is_rect =
+		sscanf(line, "rect %d %d %d %d %u", &x, &y, &w, &h, &gray) == 5 && gray <= 255;
+
+	if (!is_rect && strcmp(line, "full") != 0)
+		return false;
+	/* the compositor keeps the buffer it shows: draw into the other one */
+	while (next->busy)
+		if (wl_display_dispatch(client.display) < 0)
+			vt_die("dispatch failed waiting for a release");
+	memcpy(next->pixels, b[*shown % 2]->pixels, (size_t)next->width * next->height * 4);
+	if (is_rect)
+		vt_buffer_fill(next, x, y, w, h, 0xff000000u | gray << 16 | gray << 8 | gray);
+	else
+		xx_epaper_surface_refresh_v1_request_full_refresh(refresh);
+	struct step_feedback *s = calloc(1, sizeof(*s));
+	if (!s)
+		vt_die("out of memory");
+	s->step = step;
+	xx_epaper_refresh_feedback_v1_add_listener(
+		xx_epaper_surface_refresh_v1_get_feedback(refresh), &step_feedback_listener, s);
+	wl_surface_attach(client.surface, next->buffer, 0, 0);
+	if (is_rect)
+		wl_surface_damage_buffer(client.surface, x, y, w, h);
+	wl_surface_commit(client.surface);
+	next->busy = true;
+	(*shown)++;
+	return true;
+}
+
+static int
+run_steps(void)
+{
+	struct pollfd fds[2] = {
+		{.fd = wl_display_get_fd(client.display), .events = POLLIN},
+		{.fd = STDIN_FILENO, .events = POLLIN},
+	};
+	unsigned int shown = 0, step = 0;
+	char line[128];
+
+	vt_client_create_window(&client, "refresh-client");
+	struct xx_epaper_surface_refresh_v1 *refresh =
+		xx_epaper_refresh_manager_v1_get_surface_refresh(manager, client.surface);
+	struct vt_buffer *b[2] = {
+		vt_buffer_create(&client, VT_WHITE), vt_buffer_create(&client, VT_WHITE)};
+	vt_client_commit(&client, b[0]);
+	b[0]->busy = true;
+	vt_client_wait_frame(&client);
+	vt_say("shown");
+	for (;;) {
+		while (wl_display_prepare_read(client.display) != 0)
+			wl_display_dispatch_pending(client.display);
+		wl_display_flush(client.display);
+		if (poll(fds, fds[1].fd < 0 ? 1 : 2, -1) < 0 && errno != EINTR)
+			vt_die("poll: %s", strerror(errno));
+		if (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+			if (wl_display_read_events(client.display) < 0)
+				vt_die("the connection failed");
+		} else {
+			wl_display_cancel_read(client.display);
+		}
+		if (wl_display_dispatch_pending(client.display) < 0)
+			vt_die("the connection failed");
+		if (fds[1].fd >= 0 && fds[1].revents) {
+			/* a line at a time: the test writes whole lines */
+			ssize_t n = read(STDIN_FILENO, line, sizeof(line) - 1);
+			if (n <= 0) {
+				fds[1].fd = -1;
+				continue;
+			}
+			line[n] = '\0';
+			for (char *cmd = strtok(line, "\n"); cmd; cmd = strtok(NULL, "\n"))
+				if (!run_step(cmd, refresh, b, &shown, ++step))
+					vt_die("unknown command: %s", cmd);
+		}
+	}
+}
+
+		vt_die("usage: refresh_client modes|full|flood S|supersede N|error KIND|steps");
+
 int
 main(int argc, char **argv)
 {
 	if (argc < 2)
 		vt_die("usage: refresh_client modes|full|flood S|supersede N|error KIND|unmap|"
-		       "drop-full|cap N");
+		       "drop-full|cap N|steps");
 	connect_all();
 	if (!strcmp(argv[1], "modes"))
 		return run_modes();
@@ -459,5 +584,7 @@ main(int argc, char **argv)
 		return run_drop_full();
 	if (!strcmp(argv[1], "cap") && argc > 2 && atoi(argv[2]) > 0)
 		return run_cap((unsigned int)atoi(argv[2]));
+	if (!strcmp(argv[1], "steps"))
+		return run_steps();
 	vt_die("unknown command %s", argv[1]);
 }

@@ -125,6 +125,58 @@ vm_uinput_touchscreen(uint32_t width, uint32_t height)
 }
 
 int
+vm_uinput_multitouch(uint32_t width, uint32_t height)
+{
+	int fd = uinput_open();
+
+	REQUIRE_OK(ioctl(fd, UI_SET_EVBIT, EV_KEY));
+	REQUIRE_OK(ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH));
+	REQUIRE_OK(ioctl(fd, UI_SET_EVBIT, EV_ABS));
+	REQUIRE_OK(ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT));
+	abs_axis(fd, ABS_X, (int32_t)width - 1, RESOLUTION);
+	abs_axis(fd, ABS_Y, (int32_t)height - 1, RESOLUTION);
+	abs_axis(fd, ABS_MT_SLOT, VM_MULTITOUCH_SLOTS - 1, 0);
+	abs_axis(fd, ABS_MT_TRACKING_ID, 65535, 0);
+	abs_axis(fd, ABS_MT_POSITION_X, (int32_t)width - 1, RESOLUTION);
+	abs_axis(fd, ABS_MT_POSITION_Y, (int32_t)height - 1, RESOLUTION);
+	abs_axis(fd, ABS_MT_TOOL_TYPE, MT_TOOL_MAX, 0);
+	create(fd, "vellum test multitouch", 0x0104);
+	return fd;
+}
+
+void
+vm_finger_down(int fd, int slot, uint32_t x, uint32_t y)
+{
+	static int32_t tracking_id = 1000;
+
+	emit(fd, EV_ABS, ABS_MT_SLOT, slot);
+	emit(fd, EV_ABS, ABS_MT_TRACKING_ID, ++tracking_id);
+	emit(fd, EV_ABS, ABS_MT_TOOL_TYPE, MT_TOOL_FINGER);
+	emit(fd, EV_ABS, ABS_MT_POSITION_X, (int32_t)x);
+	emit(fd, EV_ABS, ABS_MT_POSITION_Y, (int32_t)y);
+	emit(fd, EV_KEY, BTN_TOUCH, 1);
+	emit(fd, EV_ABS, ABS_X, (int32_t)x);
+	emit(fd, EV_ABS, ABS_Y, (int32_t)y);
+	sync_report(fd);
+}
+
+void
+vm_finger_palm(int fd, int slot)
+{
+	emit(fd, EV_ABS, ABS_MT_SLOT, slot);
+	emit(fd, EV_ABS, ABS_MT_TOOL_TYPE, MT_TOOL_PALM);
+	sync_report(fd);
+}
+
+void
+vm_finger_up(int fd, int slot)
+{
+	emit(fd, EV_ABS, ABS_MT_SLOT, slot);
+	emit(fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
+	sync_report(fd);
+}
+
+int
 vm_uinput_pen(uint32_t width, uint32_t height)
 {
 	int fd = uinput_open();

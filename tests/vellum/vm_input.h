@@ -21,6 +21,17 @@ int vm_uinput_touchscreen(uint32_t width, uint32_t height);
 int vm_uinput_pen(uint32_t width, uint32_t height);
 void vm_uinput_destroy(int fd);
 
+/*
+ * A touchscreen of VM_MULTITOUCH_SLOTS fingers that tells a palm from a
+ * finger (libinput cancels a touch that turns into a palm). Each finger is
+ * put down, turned into a palm or lifted in its own slot.
+ */
+#define VM_MULTITOUCH_SLOTS 20
+int vm_uinput_multitouch(uint32_t width, uint32_t height);
+void vm_finger_down(int fd, int slot, uint32_t x, uint32_t y);
+void vm_finger_palm(int fd, int slot);
+void vm_finger_up(int fd, int slot);
+
 /* A key pressed and released. */
 void vm_key(int fd, uint16_t code);
 /* A one-finger tap at a panel pixel. */
