@@ -37,6 +37,7 @@ struct vl_view {
 	};
 	struct wl_listener map, unmap, commit, destroy;
 	struct wl_listener request_fullscreen;    /* xdg */
+	struct wl_listener request_maximize;      /* xdg */
 	struct wl_listener associate, dissociate; /* X11 */
 	struct wl_listener request_configure;     /* X11 */
 };
@@ -203,15 +204,33 @@ handle_xdg_commit(struct wl_listener *listener, void *data)
 		place(view);
 }
 
+/*
+ * A kiosk window stays as it is whatever state it asks for; xdg-shell still
+ * has each request answered by a configure.
+ */
+static void
+refuse_state_request(struct vl_view *view)
+{
+	if (view->toplevel->base->initialized)
+		wlr_xdg_surface_schedule_configure(view->toplevel->base);
+}
+
 static void
 handle_xdg_request_fullscreen(struct wl_listener *listener, void *data)
 {
 	struct vl_view *view = wl_container_of(listener, view, request_fullscreen);
 	(void)data;
 
-	/* A kiosk window stays as it is; the client still needs a configure. */
-	if (view->toplevel->base->initialized)
-		wlr_xdg_surface_schedule_configure(view->toplevel->base);
+	refuse_state_request(view);
+}
+
+static void
+handle_xdg_request_maximize(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, request_maximize);
+	(void)data;
+
+	refuse_state_request(view);
 }
 
 static void
@@ -224,6 +243,7 @@ handle_xdg_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->unmap.link);
 	wl_list_remove(&view->commit.link);
 	wl_list_remove(&view->request_fullscreen.link);
+	wl_list_remove(&view->request_maximize.link);
 	view_destroy(view);
 }
 
@@ -261,6 +281,8 @@ vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
 	wl_signal_add(&toplevel->events.destroy, &view->destroy);
 	view->request_fullscreen.notify = handle_xdg_request_fullscreen;
 	wl_signal_add(&toplevel->events.request_fullscreen, &view->request_fullscreen);
+	view->request_maximize.notify = handle_xdg_request_maximize;
+	wl_signal_add(&toplevel->events.request_maximize, &view->request_maximize);
 }
 
 /* Popups: kept inside the panel, below their parent's tree. */

@@ -11,6 +11,12 @@
  * 200x100 black dialog (a toplevel with the window as parent) and a 50x50
  * black subsurface at 10,10 of the window.
  *
+ *   probe_client maximize 0
+ *
+ * maximize: asks for the window to be maximized, then not, and prints
+ * "set_maximized: configure" (or "no configure") and the same for
+ * unset_maximized, as the compositor answered before two round trips ended.
+ *
  *   probe_client resize
  *
  * A white window that follows every configure, printing "configure WxH"
@@ -27,6 +33,18 @@
 
 #include "client.h"
 #include "content-type-v1-client-protocol.h"
+
+/*
+ * Two round trips: what the compositor schedules while handling a request
+ * (a configure goes out once it is idle) has been received by the end of
+ * the second.
+ */
+static void
+settle(struct vt_client *c)
+{
+	if (wl_display_roundtrip(c->display) < 0 || wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed");
+}
 
 /* A dialog and a subsurface over the window, then a last frame to be sure they are shown. */
 static void
@@ -63,6 +81,20 @@ show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct 
 	wl_subsurface_destroy(sub);
 	wl_surface_destroy(sub_surface);
 	vt_buffer_destroy(sub_buffer);
+}
+
+/* Each request must be answered by a configure (xdg-shell). */
+static void
+maximize(struct vt_client *c)
+{
+	c->configured = false;
+	xdg_toplevel_set_maximized(c->toplevel);
+	settle(c);
+	vt_say("set_maximized: %s", c->configured ? "configure" : "no configure");
+	c->configured = false;
+	xdg_toplevel_unset_maximized(c->toplevel);
+	settle(c);
+	vt_say("unset_maximized: %s", c->configured ? "configure" : "no configure");
 }
 
 /* Keyboard focus, reported; keys are not needed. */
@@ -177,8 +209,9 @@ main(int argc, char **argv)
 	bool resize = argc == 2 && strcmp(mode, "resize") == 0;
 	if (!resize && (argc != 3 || (strcmp(mode, "full") && strcmp(mode, "char") &&
 					     strcmp(mode, "gray") && strcmp(mode, "photo") &&
-					     strcmp(mode, "dialog")))) {
+					     strcmp(mode, "dialog") && strcmp(mode, "maximize")))) {
 		fprintf(stderr, "usage: probe_client full|char|gray|photo|dialog COUNT\n"
+				"       probe_client maximize 0\n"
 				"       probe_client resize\n");
 		return 2;
 	}
@@ -217,6 +250,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(mode, "dialog") == 0)
 		show_dialog(&c, subcompositor, buffer);
+	else if (strcmp(mode, "maximize") == 0)
+		maximize(&c);
 	fflush(stdout);
 	vt_buffer_destroy(buffer);
 	if (content_type)

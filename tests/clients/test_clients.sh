@@ -344,4 +344,9 @@ not_white=$(od -An -v -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4)) "$VELLUM_MEMORY
 expect "... the whole panel" [ "$pixels" = $((W * H)) ]
 expect "... showing the window's last frame, not a white page" [ "$not_white" -gt $((W * H / 10)) ]
 
+# --- windows and popups as xdg-shell and X11 clients expect them
+run_vellum -- "$probe" maximize 0
+expect "set_maximized is answered by a configure" grep -qx "set_maximized: configure" <<<"$out"
+expect "... and unset_maximized too" grep -qx "unset_maximized: configure" <<<"$out"
+
 tap_finish
