@@ -131,19 +131,32 @@ vl_views_arrange(struct vl_server *server)
 }
 
 static void
-focus_top(struct vl_server *server)
+set_activated(struct vl_view *view, bool activated)
 {
-	struct vl_view *view;
-
-	wl_list_for_each (view, &server->views, link) {
-		vl_seat_focus(server->seat, view_surface(view));
-		if (view->type == VL_VIEW_XDG)
-			wlr_xdg_toplevel_set_activated(view->toplevel, true);
-		else
-			wlr_xwayland_surface_activate(view->xsurface, true);
+	if (view->type == VL_VIEW_X11) {
+		wlr_xwayland_surface_activate(view->xsurface, activated);
 		return;
 	}
-	vl_seat_focus(server->seat, NULL);
+	/* every configure may cost the client a redraw, and the panel an update */
+	if (view->toplevel->scheduled.activated != activated)
+		wlr_xdg_toplevel_set_activated(view->toplevel, activated);
+}
+
+/* The newest view gets the keyboard; the one that had it is told it lost it. */
+static void
+focus_top(struct vl_server *server)
+{
+	struct vl_view *view, *top = NULL;
+
+	wl_list_for_each (view, &server->views, link) {
+		if (top)
+			set_activated(view, false);
+		else
+			top = view;
+	}
+	vl_seat_focus(server->seat, top ? view_surface(top) : NULL);
+	if (top)
+		set_activated(top, true);
 }
 
 static void

@@ -9,7 +9,9 @@
  * 10x20 black cell on a line of text, as a typed character; gray and photo:
  * a gray block, the window declaring no content type or "photo"; dialog: a
  * 200x100 black dialog (a toplevel with the window as parent) and a 50x50
- * black subsurface at 10,10 of the window.
+ * black subsurface at 10,10 of the window; it prints "activated window=W
+ * dialog=D" (1 or 0, as the last configures said) before the dialog and once
+ * the dialog is shown.
  *
  *   probe_client maximize 0
  *
@@ -58,9 +60,12 @@ show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct 
 	wl_surface_attach(sub_surface, sub_buffer->buffer, 0, 0);
 	wl_surface_commit(sub_surface);
 
+	settle(c);
+	vt_say("activated window=%d dialog=0", c->activated);
 	/* a toplevel of its own with the window as its parent */
 	struct vt_client dialog = *c;
 	dialog.configured = false;
+	dialog.activated = false;
 	dialog.width = dialog.height = 0;
 	vt_client_create_toplevel(&dialog, "probe_client-dialog");
 	xdg_toplevel_set_parent(dialog.toplevel, c->toplevel);
@@ -71,6 +76,8 @@ show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct 
 	wl_surface_attach(dialog.surface, dialog_buffer->buffer, 0, 0);
 	wl_surface_damage_buffer(dialog.surface, 0, 0, 200, 100);
 	vt_surface_commit_and_wait(c, dialog.surface);
+	settle(c);
+	vt_say("activated window=%d dialog=%d", c->activated, dialog.activated);
 	vt_client_commit(c, window);
 	vt_client_wait_frame(c);
 

@@ -349,4 +349,10 @@ run_vellum -- "$probe" maximize 0
 expect "set_maximized is answered by a configure" grep -qx "set_maximized: configure" <<<"$out"
 expect "... and unset_maximized too" grep -qx "unset_maximized: configure" <<<"$out"
 
+run_vellum -- "$probe" dialog 1
+expect "the window is activated while it has the keyboard" \
+	grep -qx "activated window=1 dialog=0" <<<"$out"
+expect "... a dialog taking the keyboard is activated, the window no longer" \
+	grep -qx "activated window=0 dialog=1" <<<"$out"
+
 tap_finish

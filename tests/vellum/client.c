@@ -167,9 +167,13 @@ handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t wid
 	struct wl_array *states)
 {
 	struct vt_client *c = data;
+	const uint32_t *state;
 	(void)toplevel;
-	(void)states;
 
+	c->activated = false;
+	wl_array_for_each (state, states)
+		if (*state == XDG_TOPLEVEL_STATE_ACTIVATED)
+			c->activated = true;
 	if (width > 0 && height > 0) {
 		c->width = width;
 		c->height = height;
