@@ -72,12 +72,15 @@ is_dialog(struct vl_view *view)
 		       hints->min_height == hints->max_height);
 }
 
-/* Where a view goes: the whole usable area, or centred there at its own size. */
+/*
+ * Where a view goes: the whole usable area, or, for a dialog, centred there
+ * at width x height. An X11 window is told where it is drawn: X places
+ * pointer input and its menus by what it was told.
+ */
 static void
-place(struct vl_view *view)
+place_sized(struct vl_view *view, int width, int height)
 {
 	struct wlr_box area;
-	int width, height;
 
 	vl_server_usable_area(view->server, &area);
 	if (wlr_box_empty(&area))
@@ -85,15 +88,6 @@ place(struct vl_view *view)
 	if (!is_dialog(view)) {
 		view->box = area;
 	} else {
-		if (view->type == VL_VIEW_XDG) {
-			struct wlr_box geometry;
-			wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
-			width = geometry.width;
-			height = geometry.height;
-		} else {
-			width = view->xsurface->width;
-			height = view->xsurface->height;
-		}
 		width = width < area.width ? width : area.width;
 		height = height < area.height ? height : area.height;
 		view->box = (struct wlr_box){
@@ -104,15 +98,23 @@ place(struct vl_view *view)
 		};
 	}
 	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
-	if (is_dialog(view))
-		return;
-	if (view->type == VL_VIEW_XDG) {
-		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
-	} else {
-		/* X11 windows are placed in X coordinates: the scene offsets them already. */
-		wlr_scene_node_set_position(&view->scene_tree->node, 0, 0);
+	if (view->type == VL_VIEW_X11)
 		wlr_xwayland_surface_configure(view->xsurface, view->box.x, view->box.y,
 			view->box.width, view->box.height);
+	else if (!is_dialog(view))
+		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
+}
+
+/* The same at the view's own size. */
+static void
+place(struct vl_view *view)
+{
+	if (view->type == VL_VIEW_XDG) {
+		struct wlr_box geometry;
+		wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
+		place_sized(view, geometry.width, geometry.height);
+	} else {
+		place_sized(view, view->xsurface->width, view->xsurface->height);
 	}
 }
 
@@ -445,6 +447,11 @@ handle_x11_request_configure(struct wl_listener *listener, void *data)
 	struct vl_view *view = wl_container_of(listener, view, request_configure);
 	struct wlr_xwayland_surface_configure_event *event = data;
 
+	if (view->mapped) {
+		/* a dialog may change its size, not where it is */
+		place_sized(view, event->width, event->height);
+		return;
+	}
 	if (!is_dialog(view) && !view->xsurface->override_redirect) {
 		/* The main window fills the panel from its first frame on. */
 		struct wlr_box area;
@@ -475,10 +482,6 @@ handle_x11_map(struct wl_listener *listener, void *data)
 	view->mapped = true;
 	wl_list_insert(&view->server->views, &view->link);
 	place(view);
-	if (is_dialog(view))
-		wlr_xwayland_surface_configure(
-			xsurface, view->box.x, view->box.y, view->box.width, view->box.height);
-	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
 	focus_top(view->server);
 }
 

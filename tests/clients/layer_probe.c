@@ -5,13 +5,16 @@
  * popup above its top edge, 20 px from the left. Prints "layer shown WxH"
  * once both are drawn, then stays SECONDS seconds and exits 0.
  *
- *   layer_probe HEIGHT SECONDS
+ *   layer_probe HEIGHT SECONDS [top]
+ *
+ * top: the bar is anchored to the top edge instead, its popup below it.
  */
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "client.h"
@@ -102,9 +105,16 @@ int
 main(int argc, char **argv)
 {
 	struct probe p = {0};
+	bool top = false, known = true;
 
-	if (argc != 3 || atoi(argv[1]) <= 0) {
-		fprintf(stderr, "usage: layer_probe HEIGHT SECONDS\n");
+	for (int i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "top"))
+			top = true;
+		else
+			known = false;
+	}
+	if (argc < 3 || !known || atoi(argv[1]) <= 0) {
+		fprintf(stderr, "usage: layer_probe HEIGHT SECONDS [top]\n");
 		return 2;
 	}
 	int bar_height = atoi(argv[1]), seconds = atoi(argv[2]);
@@ -120,9 +130,9 @@ main(int argc, char **argv)
 		layer_shell, surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, "probe");
 	zwlr_layer_surface_v1_add_listener(layer, &layer_listener, &p);
 	zwlr_layer_surface_v1_set_size(layer, 0, (uint32_t)bar_height);
-	zwlr_layer_surface_v1_set_anchor(layer, ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM |
-							ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT |
-							ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT);
+	zwlr_layer_surface_v1_set_anchor(layer,
+		(top ? ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP : ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM) |
+			ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT);
 	zwlr_layer_surface_v1_set_exclusive_zone(layer, bar_height);
 	zwlr_layer_surface_v1_set_keyboard_interactivity(
 		layer, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE);
@@ -136,16 +146,19 @@ main(int argc, char **argv)
 	}
 	struct vt_buffer *bar = show_black(&p, surface, (int32_t)p.width, bar_height);
 
-	/* the popup, above the bar's top edge */
+	/* the popup, above the bar's top edge (below its bottom one for a bar on top) */
 	struct wl_surface *popup_surface = wl_compositor_create_surface(p.client.compositor);
 	struct xdg_surface *xdg_popup_surface =
 		xdg_wm_base_get_xdg_surface(p.client.wm_base, popup_surface);
 	xdg_surface_add_listener(xdg_popup_surface, &popup_surface_listener, &p);
 	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(p.client.wm_base);
 	xdg_positioner_set_size(positioner, POPUP_W, POPUP_H);
-	xdg_positioner_set_anchor_rect(positioner, 20, 0, 1, 1);
+	int32_t anchor_y = top ? bar_height - 1 : 0;
+	enum xdg_positioner_gravity gravity =
+		top ? XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT : XDG_POSITIONER_GRAVITY_TOP_RIGHT;
+	xdg_positioner_set_anchor_rect(positioner, 20, anchor_y, 1, 1);
 	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
-	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_TOP_RIGHT);
+	xdg_positioner_set_gravity(positioner, gravity);
 	struct xdg_popup *popup = xdg_surface_get_popup(xdg_popup_surface, NULL, positioner);
 	xdg_popup_add_listener(popup, &popup_listener, &p);
 	zwlr_layer_surface_v1_get_popup(layer, popup);
