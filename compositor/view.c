@@ -304,17 +304,13 @@ vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
 struct vl_popup {
 	struct wlr_xdg_popup *popup;
 	struct vl_server *server;
-	struct wl_listener commit, destroy;
+	struct wl_listener commit, reposition, destroy;
 };
 
+/* Moves the popup, as its positioner allows, to lie in the usable area. */
 static void
-handle_popup_commit(struct wl_listener *listener, void *data)
+unconstrain_popup(struct vl_popup *popup)
 {
-	struct vl_popup *popup = wl_container_of(listener, popup, commit);
-	(void)data;
-
-	if (!popup->popup->base->initial_commit)
-		return;
 	struct wlr_box area;
 	vl_server_usable_area(popup->server, &area);
 	/* the box is in the coordinates of the popup's toplevel */
@@ -336,12 +332,33 @@ handle_popup_commit(struct wl_listener *listener, void *data)
 }
 
 static void
+handle_popup_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, commit);
+	(void)data;
+
+	if (popup->popup->base->initial_commit)
+		unconstrain_popup(popup);
+}
+
+/* A new positioner: placed again, for the configure that answers it. */
+static void
+handle_popup_reposition(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, reposition);
+	(void)data;
+
+	unconstrain_popup(popup);
+}
+
+static void
 handle_popup_destroy(struct wl_listener *listener, void *data)
 {
 	struct vl_popup *popup = wl_container_of(listener, popup, destroy);
 	(void)data;
 
 	wl_list_remove(&popup->commit.link);
+	wl_list_remove(&popup->reposition.link);
 	wl_list_remove(&popup->destroy.link);
 	free(popup);
 }
@@ -367,6 +384,8 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 	xdg_popup->base->data = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
 	popup->commit.notify = handle_popup_commit;
 	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
+	popup->reposition.notify = handle_popup_reposition;
+	wl_signal_add(&xdg_popup->events.reposition, &popup->reposition);
 	popup->destroy.notify = handle_popup_destroy;
 	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
 }

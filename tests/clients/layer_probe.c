@@ -5,9 +5,13 @@
  * popup above its top edge, 20 px from the left. Prints "layer shown WxH"
  * once both are drawn, then stays SECONDS seconds and exits 0.
  *
- *   layer_probe HEIGHT SECONDS [top]
+ *   layer_probe HEIGHT SECONDS [top] [reposition]
  *
  * top: the bar is anchored to the top edge instead, its popup below it.
+ * reposition: once shown, the popup asks to move to 20 px from the bar's
+ * right end, which would put its right part past the panel's edge, and
+ * allows the compositor to slide it; "popup at X,Y WxH" is printed for
+ * every configure of the popup, in the bar's coordinates.
  */
 #include <poll.h>
 #include <stdbool.h>
@@ -26,7 +30,9 @@
 struct probe {
 	struct vt_client client;
 	uint32_t width, height;
-	bool configured, popup_configured;
+	bool configured, popup_configured, repositioned;
+	bool report_popup;
+	int32_t popup_x, popup_y, popup_width, popup_height;
 };
 
 static void
@@ -61,6 +67,9 @@ handle_popup_surface_configure(void *data, struct xdg_surface *surface, uint32_t
 
 	xdg_surface_ack_configure(surface, serial);
 	p->popup_configured = true;
+	if (p->report_popup)
+		vt_say("popup at %d,%d %dx%d", p->popup_x, p->popup_y, p->popup_width,
+			p->popup_height);
 }
 
 static const struct xdg_surface_listener popup_surface_listener = {
@@ -71,6 +80,12 @@ static void
 handle_popup_configure(
 	void *data, struct xdg_popup *popup, int32_t x, int32_t y, int32_t width, int32_t height)
 {
+	struct probe *p = data;
+
+	p->popup_x = x;
+	p->popup_y = y;
+	p->popup_width = width;
+	p->popup_height = height;
 }
 
 static void
@@ -81,6 +96,9 @@ handle_popup_done(void *data, struct xdg_popup *popup)
 static void
 handle_popup_repositioned(void *data, struct xdg_popup *popup, uint32_t token)
 {
+	struct probe *p = data;
+
+	p->repositioned = true;
 }
 
 static const struct xdg_popup_listener popup_listener = {
@@ -105,19 +123,22 @@ int
 main(int argc, char **argv)
 {
 	struct probe p = {0};
-	bool top = false, known = true;
+	bool top = false, reposition = false, known = true;
 
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "top"))
 			top = true;
+		else if (!strcmp(argv[i], "reposition"))
+			reposition = true;
 		else
 			known = false;
 	}
 	if (argc < 3 || !known || atoi(argv[1]) <= 0) {
-		fprintf(stderr, "usage: layer_probe HEIGHT SECONDS [top]\n");
+		fprintf(stderr, "usage: layer_probe HEIGHT SECONDS [top] [reposition]\n");
 		return 2;
 	}
 	int bar_height = atoi(argv[1]), seconds = atoi(argv[2]);
+	p.report_popup = reposition;
 	vt_client_connect(&p.client);
 	struct wl_display *display = p.client.display;
 	struct zwlr_layer_shell_v1 *layer_shell =
@@ -167,6 +188,23 @@ main(int argc, char **argv)
 	while (!p.popup_configured && !p.client.closed && wl_display_dispatch(display) >= 0)
 		;
 	struct vt_buffer *popup_buffer = show_black(&p, popup_surface, POPUP_W, POPUP_H);
+	if (reposition) {
+		positioner = xdg_wm_base_create_positioner(p.client.wm_base);
+		xdg_positioner_set_size(positioner, POPUP_W, POPUP_H);
+		xdg_positioner_set_anchor_rect(positioner, (int32_t)p.width - 20, anchor_y, 1, 1);
+		xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+		xdg_positioner_set_gravity(positioner, gravity);
+		xdg_positioner_set_constraint_adjustment(
+			positioner, XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X);
+		p.popup_configured = false;
+		xdg_popup_reposition(popup, positioner, 1);
+		xdg_positioner_destroy(positioner);
+		while ((!p.repositioned || !p.popup_configured) && !p.client.closed &&
+			wl_display_dispatch(display) >= 0)
+			;
+		wl_surface_damage_buffer(popup_surface, 0, 0, POPUP_W, POPUP_H);
+		vt_surface_commit_and_wait(&p.client, popup_surface);
+	}
 	vt_say("layer shown %ux%u", p.width, p.height);
 
 	/* stays, answering the compositor, for the time asked */

@@ -355,6 +355,27 @@ expect "the window is activated while it has the keyboard" \
 expect "... a dialog taking the keyboard is activated, the window no longer" \
 	grep -qx "activated window=0 dialog=1" <<<"$out"
 
+run_vellum -- "$probe" popup 0
+expect "a popup is shown where asked" [ "$(grep '^popup at' <<<"$out" | sed -n 1p)" = \
+	"popup at 20,20 60x40" ]
+expect "... moved past the right edge, it is slid back onto the panel" \
+	[ "$(grep '^popup at' <<<"$out" | sed -n 2p)" = "popup at $((W - 60)),20 60x40" ]
+
+if [ -n "$layer_probe" ]; then
+	cat >"$work/layer_popup.sh" <<'SCRIPT'
+# layer_popup.sh WORK PROBE LAYER_PROBE: a window, and a bar whose popup moves right
+wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+"$2" resize >"$1/events" &
+wait_for grep -q '^configure' "$1/events"
+"$3" 80 0 reposition
+SCRIPT
+	run_vellum -- bash "$work/layer_popup.sh" "$work" "$probe" "$layer_probe"
+	expect "a layer surface's popup is shown where asked" \
+		[ "$(grep '^popup at' <<<"$out" | sed -n 1p)" = "popup at 20,-40 60x40" ]
+	expect "... moved past the right edge, it is slid back onto the panel" \
+		[ "$(grep '^popup at' <<<"$out" | sed -n 2p)" = "popup at $((W - 60)),-40 60x40" ]
+fi
+
 # X11 windows drawn where X has them after a re-arrange, seen in a screenshot
 # taken while X reports where they are (the panel is written once the
 # clients have gone, and the windows with them)

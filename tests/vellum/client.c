@@ -118,7 +118,7 @@ vt_client_connect(struct vt_client *c)
 		vt_die("roundtrip failed");
 	c->compositor = vt_client_bind(c, &wl_compositor_interface, 4);
 	c->shm = vt_client_bind(c, &wl_shm_interface, 1);
-	c->wm_base = vt_client_bind(c, &xdg_wm_base_interface, 1);
+	c->wm_base = vt_client_bind(c, &xdg_wm_base_interface, 3);
 	if (!c->compositor || !c->shm || !c->wm_base)
 		vt_die("wl_compositor, wl_shm or xdg_wm_base is missing");
 	xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
