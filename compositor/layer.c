@@ -137,13 +137,30 @@ update_keyboard_focus(struct vl_server *server)
 		vl_seat_focus_layer(server->seat, NULL);
 }
 
+/*
+ * The layer surface a surface is part of, as itself, a subsurface or a popup
+ * (through popups of popups): touching a bar's menu is touching the bar.
+ * NULL for none.
+ */
+static struct wlr_layer_surface_v1 *
+layer_surface_of(struct wlr_surface *surface)
+{
+	while (surface) {
+		surface = wlr_surface_get_root_surface(surface);
+		struct wlr_layer_surface_v1 *layer_surface =
+			wlr_layer_surface_v1_try_from_wlr_surface(surface);
+		if (layer_surface)
+			return layer_surface;
+		struct wlr_xdg_popup *popup = wlr_xdg_popup_try_from_wlr_surface(surface);
+		surface = popup ? popup->parent : NULL;
+	}
+	return NULL;
+}
+
 void
 vl_layers_handle_press(struct vl_server *server, struct wlr_surface *surface)
 {
-	struct wlr_layer_surface_v1 *layer_surface =
-		surface ? wlr_layer_surface_v1_try_from_wlr_surface(
-				  wlr_surface_get_root_surface(surface))
-			: NULL;
+	struct wlr_layer_surface_v1 *layer_surface = layer_surface_of(surface);
 
 	if (exclusive_keyboard_surface(server))
 		return;

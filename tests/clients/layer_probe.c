@@ -5,13 +5,18 @@
  * popup above its top edge, 20 px from the left. Prints "layer shown WxH"
  * once both are drawn, then stays SECONDS seconds and exits 0.
  *
- *   layer_probe HEIGHT SECONDS [top] [reposition]
+ *   layer_probe HEIGHT SECONDS [top] [reposition] [ondemand]
  *
  * top: the bar is anchored to the top edge instead, its popup below it.
  * reposition: once shown, the popup asks to move to 20 px from the bar's
  * right end, which would put its right part past the panel's edge, and
  * allows the compositor to slide it; "popup at X,Y WxH" is printed for
  * every configure of the popup, in the bar's coordinates.
+ * ondemand: the bar takes the keyboard on demand (when touched) instead;
+ * the probe prints "seat touch yes" (or "no") as it starts, then "layer
+ * keyboard enter" and "layer keyboard leave" as its keyboard focus changes,
+ * and "layer touch bar" or "layer touch popup" for each touch down on one
+ * of its surfaces.
  */
 #include <poll.h>
 #include <stdbool.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
@@ -33,6 +39,7 @@ struct probe {
 	bool configured, popup_configured, repositioned;
 	bool report_popup;
 	int32_t popup_x, popup_y, popup_width, popup_height;
+	struct wl_surface *bar_surface;
 };
 
 static void
@@ -107,6 +114,105 @@ static const struct xdg_popup_listener popup_listener = {
 	.repositioned = handle_popup_repositioned,
 };
 
+/* On demand: where the keyboard and the touches go. */
+
+static void
+handle_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size)
+{
+	close(fd);
+}
+
+static void
+handle_keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
+	struct wl_surface *surface, struct wl_array *keys)
+{
+	vt_say("layer keyboard enter");
+}
+
+static void
+handle_keyboard_leave(
+	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface)
+{
+	vt_say("layer keyboard leave");
+}
+
+static void
+handle_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time, uint32_t key,
+	uint32_t state)
+{
+}
+
+static void
+handle_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t depressed,
+	uint32_t latched, uint32_t locked, uint32_t group)
+{
+}
+
+static void
+handle_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay)
+{
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+	.keymap = handle_keymap,
+	.enter = handle_keyboard_enter,
+	.leave = handle_keyboard_leave,
+	.key = handle_key,
+	.modifiers = handle_modifiers,
+	.repeat_info = handle_repeat_info,
+};
+
+static void
+handle_touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
+	struct wl_surface *surface, int32_t id, wl_fixed_t x, wl_fixed_t y)
+{
+	struct probe *p = data;
+
+	vt_say("layer touch %s", surface == p->bar_surface ? "bar" : "popup");
+}
+
+static void
+handle_touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, int32_t id)
+{
+}
+
+static void
+handle_touch_motion(
+	void *data, struct wl_touch *touch, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y)
+{
+}
+
+static void
+handle_touch_frame(void *data, struct wl_touch *touch)
+{
+}
+
+static void
+handle_touch_cancel(void *data, struct wl_touch *touch)
+{
+}
+
+static void
+handle_touch_shape(
+	void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major, wl_fixed_t minor)
+{
+}
+
+static void
+handle_touch_orientation(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t orientation)
+{
+}
+
+static const struct wl_touch_listener touch_listener = {
+	.down = handle_touch_down,
+	.up = handle_touch_up,
+	.motion = handle_touch_motion,
+	.frame = handle_touch_frame,
+	.cancel = handle_touch_cancel,
+	.shape = handle_touch_shape,
+	.orientation = handle_touch_orientation,
+};
+
 /* Draws a black buffer of its size on surface and waits until the compositor showed it. */
 static struct vt_buffer *
 show_black(struct probe *p, struct wl_surface *surface, int32_t width, int32_t height)
@@ -123,18 +229,21 @@ int
 main(int argc, char **argv)
 {
 	struct probe p = {0};
-	bool top = false, reposition = false, known = true;
+	bool top = false, reposition = false, on_demand = false, known = true;
 
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "top"))
 			top = true;
 		else if (!strcmp(argv[i], "reposition"))
 			reposition = true;
+		else if (!strcmp(argv[i], "ondemand"))
+			on_demand = true;
 		else
 			known = false;
 	}
 	if (argc < 3 || !known || atoi(argv[1]) <= 0) {
-		fprintf(stderr, "usage: layer_probe HEIGHT SECONDS [top] [reposition]\n");
+		fprintf(stderr,
+			"usage: layer_probe HEIGHT SECONDS [top] [reposition] [ondemand]\n");
 		return 2;
 	}
 	int bar_height = atoi(argv[1]), seconds = atoi(argv[2]);
@@ -146,7 +255,20 @@ main(int argc, char **argv)
 	if (!layer_shell)
 		vt_die("zwlr_layer_shell_v1 is missing");
 
+	struct wl_keyboard *keyboard = NULL;
+	struct wl_touch *touch = NULL;
+	if (on_demand && p.client.seat) {
+		keyboard = wl_seat_get_keyboard(p.client.seat);
+		wl_keyboard_add_listener(keyboard, &keyboard_listener, &p);
+		if (p.client.seat_caps & WL_SEAT_CAPABILITY_TOUCH) {
+			touch = wl_seat_get_touch(p.client.seat);
+			wl_touch_add_listener(touch, &touch_listener, &p);
+		}
+		vt_say("seat touch %s", touch ? "yes" : "no");
+	}
+
 	struct wl_surface *surface = wl_compositor_create_surface(p.client.compositor);
+	p.bar_surface = surface;
 	struct zwlr_layer_surface_v1 *layer = zwlr_layer_shell_v1_get_layer_surface(
 		layer_shell, surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, "probe");
 	zwlr_layer_surface_v1_add_listener(layer, &layer_listener, &p);
@@ -156,7 +278,8 @@ main(int argc, char **argv)
 			ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT);
 	zwlr_layer_surface_v1_set_exclusive_zone(layer, bar_height);
 	zwlr_layer_surface_v1_set_keyboard_interactivity(
-		layer, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE);
+		layer, on_demand ? ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND
+				 : ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE);
 	wl_surface_commit(surface);
 	while (!p.configured && !p.client.closed && wl_display_dispatch(display) >= 0)
 		;
@@ -222,6 +345,10 @@ main(int argc, char **argv)
 	xdg_surface_destroy(xdg_popup_surface);
 	wl_surface_destroy(popup_surface);
 	vt_buffer_destroy(popup_buffer);
+	if (touch)
+		wl_touch_release(touch);
+	if (keyboard)
+		wl_keyboard_release(keyboard);
 	zwlr_layer_surface_v1_destroy(layer);
 	wl_surface_destroy(surface);
 	vt_buffer_destroy(bar);
