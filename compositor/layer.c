@@ -34,7 +34,7 @@ struct vl_layer_surface {
 struct vl_layer_popup {
 	struct wlr_xdg_popup *popup;
 	struct vl_layer_surface *parent;
-	struct wl_listener commit, destroy;
+	struct wl_listener commit, reposition, destroy;
 };
 
 /*
@@ -137,13 +137,30 @@ update_keyboard_focus(struct vl_server *server)
 		vl_seat_focus_layer(server->seat, NULL);
 }
 
+/*
+ * The layer surface a surface is part of, as itself, a subsurface or a popup
+ * (through popups of popups): touching a bar's menu is touching the bar.
+ * NULL for none.
+ */
+static struct wlr_layer_surface_v1 *
+layer_surface_of(struct wlr_surface *surface)
+{
+	while (surface) {
+		surface = wlr_surface_get_root_surface(surface);
+		struct wlr_layer_surface_v1 *layer_surface =
+			wlr_layer_surface_v1_try_from_wlr_surface(surface);
+		if (layer_surface)
+			return layer_surface;
+		struct wlr_xdg_popup *popup = wlr_xdg_popup_try_from_wlr_surface(surface);
+		surface = popup ? popup->parent : NULL;
+	}
+	return NULL;
+}
+
 void
 vl_layers_handle_press(struct vl_server *server, struct wlr_surface *surface)
 {
-	struct wlr_layer_surface_v1 *layer_surface =
-		surface ? wlr_layer_surface_v1_try_from_wlr_surface(
-				  wlr_surface_get_root_surface(surface))
-			: NULL;
+	struct wlr_layer_surface_v1 *layer_surface = layer_surface_of(surface);
 
 	if (exclusive_keyboard_surface(server))
 		return;
@@ -207,21 +224,40 @@ handle_commit(struct wl_listener *listener, void *data)
 		update_keyboard_focus(server);
 }
 
+/* Moves the popup, as its positioner allows, to lie on the panel. */
 static void
-handle_popup_commit(struct wl_listener *listener, void *data)
+unconstrain_popup(struct vl_layer_popup *popup)
 {
-	struct vl_layer_popup *popup = wl_container_of(listener, popup, commit);
 	struct vl_output *output = vl_output_first(popup->parent->server);
 	struct wlr_box box;
-	(void)data;
 
-	if (!popup->popup->base->initial_commit || !output)
+	if (!output)
 		return;
-	/* on the panel, in the coordinates of the layer surface */
+	/* in the coordinates of the layer surface */
 	wlr_output_layout_get_box(popup->parent->server->output_layout, output->wlr_output, &box);
 	box.x -= popup->parent->scene->tree->node.x;
 	box.y -= popup->parent->scene->tree->node.y;
 	wlr_xdg_popup_unconstrain_from_box(popup->popup, &box);
+}
+
+static void
+handle_popup_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_layer_popup *popup = wl_container_of(listener, popup, commit);
+	(void)data;
+
+	if (popup->popup->base->initial_commit)
+		unconstrain_popup(popup);
+}
+
+/* A new positioner: placed again, for the configure that answers it. */
+static void
+handle_popup_reposition(struct wl_listener *listener, void *data)
+{
+	struct vl_layer_popup *popup = wl_container_of(listener, popup, reposition);
+	(void)data;
+
+	unconstrain_popup(popup);
 }
 
 static void
@@ -231,6 +267,7 @@ handle_popup_destroy(struct wl_listener *listener, void *data)
 	(void)data;
 
 	wl_list_remove(&popup->commit.link);
+	wl_list_remove(&popup->reposition.link);
 	wl_list_remove(&popup->destroy.link);
 	free(popup);
 }
@@ -257,6 +294,8 @@ handle_new_popup(struct wl_listener *listener, void *data)
 	popup->parent = surface;
 	popup->commit.notify = handle_popup_commit;
 	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
+	popup->reposition.notify = handle_popup_reposition;
+	wl_signal_add(&xdg_popup->events.reposition, &popup->reposition);
 	popup->destroy.notify = handle_popup_destroy;
 	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
 }

@@ -37,6 +37,7 @@ struct vl_view {
 	};
 	struct wl_listener map, unmap, commit, destroy;
 	struct wl_listener request_fullscreen;    /* xdg */
+	struct wl_listener request_maximize;      /* xdg */
 	struct wl_listener associate, dissociate; /* X11 */
 	struct wl_listener request_configure;     /* X11 */
 };
@@ -71,12 +72,15 @@ is_dialog(struct vl_view *view)
 		       hints->min_height == hints->max_height);
 }
 
-/* Where a view goes: the whole usable area, or centred there at its own size. */
+/*
+ * Where a view goes: the whole usable area, or, for a dialog, centred there
+ * at width x height. An X11 window is told where it is drawn: X places
+ * pointer input and its menus by what it was told.
+ */
 static void
-place(struct vl_view *view)
+place_sized(struct vl_view *view, int width, int height)
 {
 	struct wlr_box area;
-	int width, height;
 
 	vl_server_usable_area(view->server, &area);
 	if (wlr_box_empty(&area))
@@ -84,15 +88,6 @@ place(struct vl_view *view)
 	if (!is_dialog(view)) {
 		view->box = area;
 	} else {
-		if (view->type == VL_VIEW_XDG) {
-			struct wlr_box geometry;
-			wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
-			width = geometry.width;
-			height = geometry.height;
-		} else {
-			width = view->xsurface->width;
-			height = view->xsurface->height;
-		}
 		width = width < area.width ? width : area.width;
 		height = height < area.height ? height : area.height;
 		view->box = (struct wlr_box){
@@ -103,15 +98,23 @@ place(struct vl_view *view)
 		};
 	}
 	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
-	if (is_dialog(view))
-		return;
-	if (view->type == VL_VIEW_XDG) {
-		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
-	} else {
-		/* X11 windows are placed in X coordinates: the scene offsets them already. */
-		wlr_scene_node_set_position(&view->scene_tree->node, 0, 0);
+	if (view->type == VL_VIEW_X11)
 		wlr_xwayland_surface_configure(view->xsurface, view->box.x, view->box.y,
 			view->box.width, view->box.height);
+	else if (!is_dialog(view))
+		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
+}
+
+/* The same at the view's own size. */
+static void
+place(struct vl_view *view)
+{
+	if (view->type == VL_VIEW_XDG) {
+		struct wlr_box geometry;
+		wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
+		place_sized(view, geometry.width, geometry.height);
+	} else {
+		place_sized(view, view->xsurface->width, view->xsurface->height);
 	}
 }
 
@@ -130,19 +133,32 @@ vl_views_arrange(struct vl_server *server)
 }
 
 static void
-focus_top(struct vl_server *server)
+set_activated(struct vl_view *view, bool activated)
 {
-	struct vl_view *view;
-
-	wl_list_for_each (view, &server->views, link) {
-		vl_seat_focus(server->seat, view_surface(view));
-		if (view->type == VL_VIEW_XDG)
-			wlr_xdg_toplevel_set_activated(view->toplevel, true);
-		else
-			wlr_xwayland_surface_activate(view->xsurface, true);
+	if (view->type == VL_VIEW_X11) {
+		wlr_xwayland_surface_activate(view->xsurface, activated);
 		return;
 	}
-	vl_seat_focus(server->seat, NULL);
+	/* every configure may cost the client a redraw, and the panel an update */
+	if (view->toplevel->scheduled.activated != activated)
+		wlr_xdg_toplevel_set_activated(view->toplevel, activated);
+}
+
+/* The newest view gets the keyboard; the one that had it is told it lost it. */
+static void
+focus_top(struct vl_server *server)
+{
+	struct vl_view *view, *top = NULL;
+
+	wl_list_for_each (view, &server->views, link) {
+		if (top)
+			set_activated(view, false);
+		else
+			top = view;
+	}
+	vl_seat_focus(server->seat, top ? view_surface(top) : NULL);
+	if (top)
+		set_activated(top, true);
 }
 
 static void
@@ -204,15 +220,33 @@ handle_xdg_commit(struct wl_listener *listener, void *data)
 		place(view);
 }
 
+/*
+ * A kiosk window stays as it is whatever state it asks for; xdg-shell still
+ * has each request answered by a configure.
+ */
+static void
+refuse_state_request(struct vl_view *view)
+{
+	if (view->toplevel->base->initialized)
+		wlr_xdg_surface_schedule_configure(view->toplevel->base);
+}
+
 static void
 handle_xdg_request_fullscreen(struct wl_listener *listener, void *data)
 {
 	struct vl_view *view = wl_container_of(listener, view, request_fullscreen);
 	(void)data;
 
-	/* A kiosk window stays as it is; the client still needs a configure. */
-	if (view->toplevel->base->initialized)
-		wlr_xdg_surface_schedule_configure(view->toplevel->base);
+	refuse_state_request(view);
+}
+
+static void
+handle_xdg_request_maximize(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, request_maximize);
+	(void)data;
+
+	refuse_state_request(view);
 }
 
 static void
@@ -225,6 +259,7 @@ handle_xdg_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->unmap.link);
 	wl_list_remove(&view->commit.link);
 	wl_list_remove(&view->request_fullscreen.link);
+	wl_list_remove(&view->request_maximize.link);
 	view_destroy(view);
 }
 
@@ -262,23 +297,21 @@ vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
 	wl_signal_add(&toplevel->events.destroy, &view->destroy);
 	view->request_fullscreen.notify = handle_xdg_request_fullscreen;
 	wl_signal_add(&toplevel->events.request_fullscreen, &view->request_fullscreen);
+	view->request_maximize.notify = handle_xdg_request_maximize;
+	wl_signal_add(&toplevel->events.request_maximize, &view->request_maximize);
 }
 
 /* Popups: kept inside the panel, below their parent's tree. */
 struct vl_popup {
 	struct wlr_xdg_popup *popup;
 	struct vl_server *server;
-	struct wl_listener commit, destroy;
+	struct wl_listener commit, reposition, destroy;
 };
 
+/* Moves the popup, as its positioner allows, to lie in the usable area. */
 static void
-handle_popup_commit(struct wl_listener *listener, void *data)
+unconstrain_popup(struct vl_popup *popup)
 {
-	struct vl_popup *popup = wl_container_of(listener, popup, commit);
-	(void)data;
-
-	if (!popup->popup->base->initial_commit)
-		return;
 	struct wlr_box area;
 	vl_server_usable_area(popup->server, &area);
 	/* the box is in the coordinates of the popup's toplevel */
@@ -300,12 +333,33 @@ handle_popup_commit(struct wl_listener *listener, void *data)
 }
 
 static void
+handle_popup_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, commit);
+	(void)data;
+
+	if (popup->popup->base->initial_commit)
+		unconstrain_popup(popup);
+}
+
+/* A new positioner: placed again, for the configure that answers it. */
+static void
+handle_popup_reposition(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, reposition);
+	(void)data;
+
+	unconstrain_popup(popup);
+}
+
+static void
 handle_popup_destroy(struct wl_listener *listener, void *data)
 {
 	struct vl_popup *popup = wl_container_of(listener, popup, destroy);
 	(void)data;
 
 	wl_list_remove(&popup->commit.link);
+	wl_list_remove(&popup->reposition.link);
 	wl_list_remove(&popup->destroy.link);
 	free(popup);
 }
@@ -331,6 +385,8 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 	xdg_popup->base->data = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
 	popup->commit.notify = handle_popup_commit;
 	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
+	popup->reposition.notify = handle_popup_reposition;
+	wl_signal_add(&xdg_popup->events.reposition, &popup->reposition);
 	popup->destroy.notify = handle_popup_destroy;
 	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
 }
@@ -411,6 +467,11 @@ handle_x11_request_configure(struct wl_listener *listener, void *data)
 	struct vl_view *view = wl_container_of(listener, view, request_configure);
 	struct wlr_xwayland_surface_configure_event *event = data;
 
+	if (view->mapped) {
+		/* a dialog may change its size, not where it is */
+		place_sized(view, event->width, event->height);
+		return;
+	}
 	if (!is_dialog(view) && !view->xsurface->override_redirect) {
 		/* The main window fills the panel from its first frame on. */
 		struct wlr_box area;
@@ -441,10 +502,6 @@ handle_x11_map(struct wl_listener *listener, void *data)
 	view->mapped = true;
 	wl_list_insert(&view->server->views, &view->link);
 	place(view);
-	if (is_dialog(view))
-		wlr_xwayland_surface_configure(
-			xsurface, view->box.x, view->box.y, view->box.width, view->box.height);
-	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
 	focus_top(view->server);
 }
 

@@ -9,7 +9,18 @@
  * 10x20 black cell on a line of text, as a typed character; gray and photo:
  * a gray block, the window declaring no content type or "photo"; dialog: a
  * 200x100 black dialog (a toplevel with the window as parent) and a 50x50
- * black subsurface at 10,10 of the window.
+ * black subsurface at 10,10 of the window; it prints "activated window=W
+ * dialog=D" (1 or 0, as the last configures said) before the dialog and once
+ * the dialog is shown.
+ *
+ *   probe_client maximize|popup 0
+ *
+ * maximize: asks for the window to be maximized, then not, and prints
+ * "set_maximized: configure" (or "no configure") and the same for
+ * unset_maximized, as the compositor answered before two round trips ended.
+ * popup: a 60x40 black popup, then moved to 20 px from the window's right
+ * edge, which the compositor may slide; prints "popup at X,Y WxH" for each
+ * of its configures.
  *
  *   probe_client resize
  *
@@ -28,6 +39,18 @@
 #include "client.h"
 #include "content-type-v1-client-protocol.h"
 
+/*
+ * Two round trips: what the compositor schedules while handling a request
+ * (a configure goes out once it is idle) has been received by the end of
+ * the second.
+ */
+static void
+settle(struct vt_client *c)
+{
+	if (wl_display_roundtrip(c->display) < 0 || wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed");
+}
+
 /* A dialog and a subsurface over the window, then a last frame to be sure they are shown. */
 static void
 show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct vt_buffer *window)
@@ -40,9 +63,12 @@ show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct 
 	wl_surface_attach(sub_surface, sub_buffer->buffer, 0, 0);
 	wl_surface_commit(sub_surface);
 
+	settle(c);
+	vt_say("activated window=%d dialog=0", c->activated);
 	/* a toplevel of its own with the window as its parent */
 	struct vt_client dialog = *c;
 	dialog.configured = false;
+	dialog.activated = false;
 	dialog.width = dialog.height = 0;
 	vt_client_create_toplevel(&dialog, "probe_client-dialog");
 	xdg_toplevel_set_parent(dialog.toplevel, c->toplevel);
@@ -53,6 +79,8 @@ show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct 
 	wl_surface_attach(dialog.surface, dialog_buffer->buffer, 0, 0);
 	wl_surface_damage_buffer(dialog.surface, 0, 0, 200, 100);
 	vt_surface_commit_and_wait(c, dialog.surface);
+	settle(c);
+	vt_say("activated window=%d dialog=%d", c->activated, dialog.activated);
 	vt_client_commit(c, window);
 	vt_client_wait_frame(c);
 
@@ -63,6 +91,122 @@ show_dialog(struct vt_client *c, struct wl_subcompositor *subcompositor, struct 
 	wl_subsurface_destroy(sub);
 	wl_surface_destroy(sub_surface);
 	vt_buffer_destroy(sub_buffer);
+}
+
+/* Each request must be answered by a configure (xdg-shell). */
+static void
+maximize(struct vt_client *c)
+{
+	c->configured = false;
+	xdg_toplevel_set_maximized(c->toplevel);
+	settle(c);
+	vt_say("set_maximized: %s", c->configured ? "configure" : "no configure");
+	c->configured = false;
+	xdg_toplevel_unset_maximized(c->toplevel);
+	settle(c);
+	vt_say("unset_maximized: %s", c->configured ? "configure" : "no configure");
+}
+
+struct popup {
+	int32_t x, y, width, height;
+	bool configured, repositioned;
+};
+
+static void
+handle_popup_surface_configure(void *data, struct xdg_surface *surface, uint32_t serial)
+{
+	struct popup *popup = data;
+
+	xdg_surface_ack_configure(surface, serial);
+	popup->configured = true;
+	vt_say("popup at %d,%d %dx%d", popup->x, popup->y, popup->width, popup->height);
+}
+
+static const struct xdg_surface_listener popup_surface_listener = {
+	.configure = handle_popup_surface_configure,
+};
+
+static void
+handle_popup_configure(void *data, struct xdg_popup *xdg_popup, int32_t x, int32_t y, int32_t width,
+	int32_t height)
+{
+	struct popup *popup = data;
+
+	popup->x = x;
+	popup->y = y;
+	popup->width = width;
+	popup->height = height;
+}
+
+static void
+handle_popup_done(void *data, struct xdg_popup *xdg_popup)
+{
+}
+
+static void
+handle_popup_repositioned(void *data, struct xdg_popup *xdg_popup, uint32_t token)
+{
+	struct popup *popup = data;
+
+	popup->repositioned = true;
+}
+
+static const struct xdg_popup_listener popup_listener = {
+	.configure = handle_popup_configure,
+	.popup_done = handle_popup_done,
+	.repositioned = handle_popup_repositioned,
+};
+
+/* A positioner for the 60x40 popup below and right of x,y of the window, slid to fit. */
+static struct xdg_positioner *
+popup_positioner(struct vt_client *c, int32_t x, int32_t y)
+{
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(c->wm_base);
+
+	xdg_positioner_set_size(positioner, 60, 40);
+	xdg_positioner_set_anchor_rect(positioner, x, y, 1, 1);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+	xdg_positioner_set_constraint_adjustment(
+		positioner, XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
+				    XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y);
+	return positioner;
+}
+
+/* A popup shown at 20,20 of the window, then moved to its right edge. */
+static void
+show_popup(struct vt_client *c)
+{
+	struct popup popup = {0};
+	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, surface);
+	xdg_surface_add_listener(xdg_surface, &popup_surface_listener, &popup);
+	struct xdg_positioner *positioner = popup_positioner(c, 20, 20);
+	struct xdg_popup *xdg_popup =
+		xdg_surface_get_popup(xdg_surface, c->xdg_surface, positioner);
+	xdg_positioner_destroy(positioner);
+	xdg_popup_add_listener(xdg_popup, &popup_listener, &popup);
+	wl_surface_commit(surface);
+	while (!popup.configured && wl_display_dispatch(c->display) >= 0)
+		;
+	struct vt_buffer *buffer = vt_buffer_create_sized(c, 60, 40, VT_BLACK);
+	wl_surface_attach(surface, buffer->buffer, 0, 0);
+	wl_surface_damage_buffer(surface, 0, 0, 60, 40);
+	vt_surface_commit_and_wait(c, surface);
+
+	popup.configured = false;
+	positioner = popup_positioner(c, c->width - 20, 20);
+	xdg_popup_reposition(xdg_popup, positioner, 1);
+	xdg_positioner_destroy(positioner);
+	while ((!popup.configured || !popup.repositioned) && wl_display_dispatch(c->display) >= 0)
+		;
+	wl_surface_damage_buffer(surface, 0, 0, 60, 40);
+	vt_surface_commit_and_wait(c, surface);
+
+	xdg_popup_destroy(xdg_popup);
+	xdg_surface_destroy(xdg_surface);
+	wl_surface_destroy(surface);
+	vt_buffer_destroy(buffer);
 }
 
 /* Keyboard focus, reported; keys are not needed. */
@@ -177,8 +321,10 @@ main(int argc, char **argv)
 	bool resize = argc == 2 && strcmp(mode, "resize") == 0;
 	if (!resize && (argc != 3 || (strcmp(mode, "full") && strcmp(mode, "char") &&
 					     strcmp(mode, "gray") && strcmp(mode, "photo") &&
-					     strcmp(mode, "dialog")))) {
+					     strcmp(mode, "dialog") && strcmp(mode, "maximize") &&
+					     strcmp(mode, "popup")))) {
 		fprintf(stderr, "usage: probe_client full|char|gray|photo|dialog COUNT\n"
+				"       probe_client maximize|popup 0\n"
 				"       probe_client resize\n");
 		return 2;
 	}
@@ -217,6 +363,10 @@ main(int argc, char **argv)
 	}
 	if (strcmp(mode, "dialog") == 0)
 		show_dialog(&c, subcompositor, buffer);
+	else if (strcmp(mode, "maximize") == 0)
+		maximize(&c);
+	else if (strcmp(mode, "popup") == 0)
+		show_popup(&c);
 	fflush(stdout);
 	vt_buffer_destroy(buffer);
 	if (content_type)

@@ -411,4 +411,104 @@ not_white=$(od -An -v -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4)) "$VELLUM_MEMORY
 expect "... the whole panel" [ "$pixels" = $((W * H)) ]
 expect "... showing the window's last frame, not a white page" [ "$not_white" -gt $((W * H / 10)) ]
 
+# --- windows and popups as xdg-shell and X11 clients expect them
+run_vellum -- "$probe" maximize 0
+expect "set_maximized is answered by a configure" grep -qx "set_maximized: configure" <<<"$out"
+expect "... and unset_maximized too" grep -qx "unset_maximized: configure" <<<"$out"
+
+run_vellum -- "$probe" dialog 1
+expect "the window is activated while it has the keyboard" \
+	grep -qx "activated window=1 dialog=0" <<<"$out"
+expect "... a dialog taking the keyboard is activated, the window no longer" \
+	grep -qx "activated window=0 dialog=1" <<<"$out"
+
+run_vellum -- "$probe" popup 0
+expect "a popup is shown where asked" [ "$(grep '^popup at' <<<"$out" | sed -n 1p)" = \
+	"popup at 20,20 60x40" ]
+expect "... moved past the right edge, it is slid back onto the panel" \
+	[ "$(grep '^popup at' <<<"$out" | sed -n 2p)" = "popup at $((W - 60)),20 60x40" ]
+
+if [ -n "$layer_probe" ]; then
+	cat >"$work/layer_popup.sh" <<'SCRIPT'
+# layer_popup.sh WORK PROBE LAYER_PROBE: a window, and a bar whose popup moves right
+wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+"$2" resize >"$1/events" &
+wait_for grep -q '^configure' "$1/events"
+"$3" 80 0 reposition
+SCRIPT
+	run_vellum -- bash "$work/layer_popup.sh" "$work" "$probe" "$layer_probe"
+	expect "a layer surface's popup is shown where asked" \
+		[ "$(grep '^popup at' <<<"$out" | sed -n 1p)" = "popup at 20,-40 60x40" ]
+	expect "... moved past the right edge, it is slid back onto the panel" \
+		[ "$(grep '^popup at' <<<"$out" | sed -n 2p)" = "popup at $((W - 60)),-40 60x40" ]
+fi
+
+# X11 windows drawn where X has them after a re-arrange, seen in a screenshot
+# taken while X reports where they are (the panel is written once the
+# clients have gone, and the windows with them)
+x11_probe=$(dirname "$probe")/x11_probe
+# shot_at FILE X Y: the red level of pixel X,Y of grim's PPM of the panel
+shot_at() {
+	od -An -tu1 -j $(($(head -n 3 "$1" | wc -c) + ($3 * W + $2) * 3)) -N1 "$1" | tr -d ' '
+}
+# shot_not_white_rows FILE FROM TO: the pixels of rows FROM..TO-1 that are not white
+shot_not_white_rows() {
+	od -An -v -tu1 -w3 -j $(($(head -n 3 "$1" | wc -c) + $2 * W * 3)) -N $((($3 - $2) * W * 3)) \
+		"$1" | grep -vc '255 *255 *255'
+}
+if command -v Xwayland >/dev/null && [ -n "$layer_probe" ]; then
+	cat >"$work/x11.sh" <<'SCRIPT'
+# x11.sh WORK X11_PROBE LAYER_PROBE: an X window and its dialog, then a bar
+# taking the panel's top 80 rows; the screenshot once X has them below it
+wait_for() { for _ in $(seq "$1"); do "${@:2}" && return 0; sleep 0.1; done; return 1; }
+"$2" >"$1/x11" &
+wait_for 300 grep -q '^dialog at 300,250 ' "$1/x11"
+"$3" 80 30 top >"$1/layer" &
+wait_for 100 grep -q '^layer shown' "$1/layer"
+wait_for 100 grep -q '^main at 0,80 ' "$1/x11"
+wait_for 100 grep -q '^dialog at 300,290 ' "$1/x11"
+grim -t ppm "$1/x11.ppm"
+cp "$1/x11" "$1/x11.seen"
+SCRIPT
+	run_vellum -- bash "$work/x11.sh" "$work" "$x11_probe" "$layer_probe"
+	expect "X11: the window fills the panel, the dialog centred on it" \
+		grep -qx "main at 0,0 ${W}x$H" "$work/x11.seen" &&
+		grep -qx "dialog at 300,250 200x100" "$work/x11.seen"
+	expect "... a bar on top: X has the window below it" \
+		[ "$(grep '^main at' "$work/x11.seen" | tail -n 1)" = "main at 0,80 ${W}x$((H - 80))" ]
+	expect "... and it is drawn there, down to the bottom edge" \
+		[ "$(shot_not_white_rows "$work/x11.ppm" 80 $H)" = $((W * (H - 80) - 200 * 100)) ]
+	expect "... X has the dialog centred in what is left" \
+		[ "$(grep '^dialog at' "$work/x11.seen" | tail -n 1)" = "dialog at 300,290 200x100" ]
+	expect "... and it is drawn there" \
+		[ "$(shot_at "$work/x11.ppm" 300 290)" = 255 ] &&
+		[ "$(shot_at "$work/x11.ppm" 499 389)" = 255 ] &&
+		[ "$(shot_at "$work/x11.ppm" 300 289)" = 0 ] &&
+		[ "$(shot_at "$work/x11.ppm" 299 290)" = 0 ] &&
+		[ "$(shot_at "$work/x11.ppm" 500 389)" = 0 ] &&
+		[ "$(shot_at "$work/x11.ppm" 499 390)" = 0 ]
+
+	cat >"$work/x11_resize.sh" <<'SCRIPT'
+# x11_resize.sh WORK X11_PROBE: an X window and its dialog, which resizes itself
+wait_for() { for _ in $(seq "$1"); do "${@:2}" && return 0; sleep 0.1; done; return 1; }
+"$2" resize >"$1/x11" &
+wait_for 300 grep -q '^dialog at .* 300x150' "$1/x11"
+wait_for 100 grep -q '^dialog at 250,225 300x150' "$1/x11"
+grim -t ppm "$1/x11.ppm"
+cp "$1/x11" "$1/x11.seen"
+SCRIPT
+	run_vellum -- bash "$work/x11_resize.sh" "$work" "$x11_probe"
+	expect "an X11 dialog resizing itself stays centred, for X too" \
+		[ "$(grep '^dialog at' "$work/x11.seen" | tail -n 1)" = "dialog at 250,225 300x150" ]
+	expect "... and it is drawn there" \
+		[ "$(shot_at "$work/x11.ppm" 250 225)" = 255 ] &&
+		[ "$(shot_at "$work/x11.ppm" 549 374)" = 255 ] &&
+		[ "$(shot_at "$work/x11.ppm" 249 225)" = 0 ] &&
+		[ "$(shot_at "$work/x11.ppm" 250 224)" = 0 ] &&
+		[ "$(shot_at "$work/x11.ppm" 550 374)" = 0 ] &&
+		[ "$(shot_at "$work/x11.ppm" 549 375)" = 0 ]
+else
+	echo "# Xwayland or layer-shell is missing: the X11 re-arrange cases are skipped"
+fi
+
 tap_finish

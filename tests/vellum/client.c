@@ -118,7 +118,7 @@ vt_client_connect(struct vt_client *c)
 		vt_die("roundtrip failed");
 	c->compositor = vt_client_bind(c, &wl_compositor_interface, 4);
 	c->shm = vt_client_bind(c, &wl_shm_interface, 1);
-	c->wm_base = vt_client_bind(c, &xdg_wm_base_interface, 1);
+	c->wm_base = vt_client_bind(c, &xdg_wm_base_interface, 3);
 	if (!c->compositor || !c->shm || !c->wm_base)
 		vt_die("wl_compositor, wl_shm or xdg_wm_base is missing");
 	xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
@@ -167,9 +167,13 @@ handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t wid
 	struct wl_array *states)
 {
 	struct vt_client *c = data;
+	const uint32_t *state;
 	(void)toplevel;
-	(void)states;
 
+	c->activated = false;
+	wl_array_for_each (state, states)
+		if (*state == XDG_TOPLEVEL_STATE_ACTIVATED)
+			c->activated = true;
 	if (width > 0 && height > 0) {
 		c->width = width;
 		c->height = height;

@@ -46,7 +46,8 @@ struct vt_client {
 	struct xdg_toplevel *toplevel;
 	int32_t width, height; /* as the compositor configured the window */
 	bool configured;
-	bool closed; /* the compositor asked the window to close */
+	bool activated; /* in the states of the last configure */
+	bool closed;    /* the compositor asked the window to close */
 	bool frame_done;
 };
 
