@@ -148,9 +148,15 @@ void vl_epd_flush_state_destroy(struct vl_epd_flush_state *state);
 void vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record);
 void vl_epd_flush_set_policy(
 	struct vl_epd_flush_state *state, const struct vl_epd_backend_options *options);
+/* Notes input now, for the policy of the flushes that follow. */
+void vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind);
 /* Whether ghosts wait for an idle cleanup, and after how long. */
 bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
-/* Queues the flashing cleanup refresh into record (n == 0: none). */
+/*
+ * Queues the idle cleanup into record (n == 0: none): a flashing refresh
+ * where the ghost debt asks for one, a quality redraw of the other areas
+ * drawn fast.
+ */
 void vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record);
 /*
  * Forgets what the panel was sent in box, so that flushes send it again

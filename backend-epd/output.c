@@ -522,9 +522,18 @@ handle_cleanup_timer(void *data)
 {
 	struct vl_epd_output *output = data;
 
+	unsigned int delay_ms;
+
 	if (!output->enabled || output->lost || flushes_in_flight(output) > 0 ||
 		pixman_region32_not_empty(&output->unsent))
 		return 0;
+	/* Input since the timer was armed puts the cleanup off. */
+	if (!vl_epd_cleanup_due(output, &delay_ms))
+		return 0;
+	if (delay_ms > 1) {
+		wl_event_source_timer_update(output->cleanup_timer, (int)delay_ms);
+		return 0;
+	}
 	struct vl_epd_flush_record *record = new_flush(output);
 	if (!record)
 		return 0;
@@ -769,6 +778,19 @@ vl_epd_output_set_policy(
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
 
 	vl_epd_flush_set_policy(output->flush_state, options);
+	update_cleanup_timer(output);
+}
+
+void
+vl_epd_backend_notify_input(struct wlr_backend *wlr_backend, enum vl_epd_input kind)
+{
+	if (!wlr_backend || !vl_backend_is_epd(wlr_backend))
+		return;
+	struct vl_epd_backend *backend = wl_container_of(wlr_backend, backend, base);
+	struct vl_epd_output *output = backend->output;
+	if (!output || (unsigned int)kind > VL_EPD_INPUT_SCROLL)
+		return;
+	vl_epd_flush_note_input(output->flush_state, kind);
 	update_cleanup_timer(output);
 }
 
