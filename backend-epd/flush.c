@@ -348,13 +348,45 @@ vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 	pixman_region32_fini(&area);
 }
 
-void
-vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
+static bool
+boxes_overlap(const pixman_box32_t *a, const pixman_box32_t *b)
+{
+	return a->x1 < b->x2 && b->x1 < a->x2 && a->y1 < b->y2 && b->y1 < a->y2;
+}
+
+/*
+ * Whether box must wait: the updates in flight over it are one on the
+ * panel and one queued behind it already. Content for it waits and merges
+ * with what comes meanwhile, newest wins, instead of queueing an update a
+ * frame; anything else goes to the panel at once.
+ */
+static bool
+must_wait(const struct vl_epd_output *output, const struct vl_epd_flush_record *current,
+	const pixman_box32_t *box)
+{
+	size_t over = 0;
+
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		const struct vl_epd_flush_record *record = &output->flushes[i];
+		if (record->id == 0 || record == current)
+			continue;
+		for (size_t j = 0; j < record->n; j++) {
+			if (boxes_overlap(&record->boxes[j], box)) {
+				over++;
+				break;
+			}
+		}
+	}
+	return over >= VL_EPD_MAX_DEPTH;
+}
+
+bool
+vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, bool everything)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_plan plans[MAX_RECTS_PER_FLUSH * 4];
-	pixman_region32_t failed;
+	pixman_region32_t failed, waiting;
 	size_t n;
 
 	/* what failed before goes out again with what is new */
@@ -376,9 +408,15 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 
 	enum work work = working(state, now_ms());
 	pixman_region32_init(&failed);
+	pixman_region32_init(&waiting);
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
 		promote(state, dev, plan, work);
+		if (!everything && must_wait(output, record, &plan->box)) {
+			pixman_region32_union_rect(&waiting, &waiting, plan->box.x1, plan->box.y1,
+				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
+			continue;
+		}
 		const struct vl_epd_waveform_entry *wf =
 			vl_epd_waveform_find(state->table, plan->choice.waveform);
 		bool flashing = flashes(wf, plan);
@@ -397,14 +435,19 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 	}
 	if (record->n > 0)
 		state->panel_known = true;
-	pixman_region32_clear(&output->unsent);
-	output->hints.size = 0;
+	/* what waits keeps its hints */
+	pixman_region32_copy(&output->unsent, &waiting);
+	if (!pixman_region32_not_empty(&waiting))
+		output->hints.size = 0;
+	pixman_region32_fini(&waiting);
 
+	bool queued = !pixman_region32_not_empty(&failed);
 	int n_failed;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(&failed, &n_failed);
 	for (int i = 0; i < n_failed; i++)
 		vl_epd_forget_sent(output, &boxes[i]);
 	pixman_region32_fini(&failed);
+	return queued;
 }
 
 /* When the idle cleanup is due: the panel and the input quiet for idle_cleanup_ms. */

@@ -2,8 +2,8 @@
  * libvellum-epd: a wlroots 0.18 backend whose outputs are e-paper panels.
  *
  * Each commit's damage becomes grayscale, waveform-aware panel updates; the
- * output's frame events are held back while the panel is saturated, and its
- * present events carry the time the panel settled.
+ * output's frame events are held back while an area waits for the panel,
+ * and its present events carry the time the panel settled.
  */
 #ifndef VELLUM_EPD_BACKEND_H
 #define VELLUM_EPD_BACKEND_H
