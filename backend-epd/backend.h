@@ -144,6 +144,10 @@ struct vl_epd_output {
 	struct wl_event_source *lost_idle;
 	struct wl_event_source *retry_timer;
 	struct wl_event_source *cleanup_timer; /* armed only while ghosts wait */
+	/* a change gathers the commits that follow it for merge_window_ms */
+	struct wl_event_source *merge_timer;
+	unsigned int merge_window_ms;
+	bool gathering;
 	struct vl_epd_flush_state *flush_state;
 };
 

@@ -194,7 +194,7 @@ static bool
 saturated(const struct vl_epd_output *output)
 {
 	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT ||
-		pixman_region32_not_empty(&output->unsent))
+		(pixman_region32_not_empty(&output->unsent) && !output->gathering))
 		return true;
 	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
 		const struct vl_epd_flush_record *a = &output->flushes[i];
@@ -367,7 +367,8 @@ update_cleanup_timer(struct vl_epd_output *output)
 {
 	unsigned int delay_ms;
 	bool quiet = output->enabled && !output->lost && !output->retry_pending &&
-		     flushes_in_flight(output) == 0 && !pixman_region32_not_empty(&output->unsent);
+		     !output->gathering && flushes_in_flight(output) == 0 &&
+		     !pixman_region32_not_empty(&output->unsent);
 	/* A zero delay disarms the timer: an idle panel costs no wake-ups. */
 	if (!quiet || !vl_epd_cleanup_due(output, &delay_ms))
 		delay_ms = 0;
@@ -478,13 +479,37 @@ flush(struct vl_epd_output *output, bool everything)
 static void
 kick(struct vl_epd_output *output)
 {
-	if (output->enabled && !output->lost && !output->retry_pending &&
+	if (output->enabled && !output->lost && !output->retry_pending && !output->gathering &&
 		flushes_in_flight(output) < VL_EPD_MAX_FLUSHES_IN_FLIGHT &&
 		(pixman_region32_not_empty(&output->unsent) || has_pending_commits(output)))
 		flush(output, false);
 	if (output->frame_held)
 		schedule_frame(output);
 	update_cleanup_timer(output);
+}
+
+static int
+handle_merge_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	output->gathering = false;
+	kick(output);
+	return 0;
+}
+
+/*
+ * A new change waits merge_window_ms for the commits a client may split it
+ * into; commits meanwhile merge into it. Frames go on meanwhile, or the
+ * client could not send the rest.
+ */
+static void
+gather(struct vl_epd_output *output)
+{
+	if (output->merge_window_ms == 0 || output->gathering)
+		return;
+	output->gathering = true;
+	wl_event_source_timer_update(output->merge_timer, (int)output->merge_window_ms);
 }
 
 static int
@@ -650,6 +675,8 @@ static void
 disable(struct vl_epd_output *output)
 {
 	output->enabled = false;
+	output->gathering = false;
+	wl_event_source_timer_update(output->merge_timer, 0);
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
 	discard_pending(output, NULL);
@@ -704,6 +731,9 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 	}
 	output->enabled = true;
 	if (has_content) {
+		/* a change to a panel with nothing waiting gathers what follows it */
+		if (!pixman_region32_not_empty(&output->unsent))
+			gather(output);
 		read_buffer(output, state, data, format, stride);
 		wlr_buffer_end_data_ptr_access(state->buffer);
 		/* The panel will show the newest content: older unsent content is superseded. */
@@ -741,6 +771,7 @@ output_destroy(struct wlr_output *wlr_output)
 		wl_event_source_remove(output->lost_idle);
 	wl_event_source_remove(output->retry_timer);
 	wl_event_source_remove(output->cleanup_timer);
+	wl_event_source_remove(output->merge_timer);
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
@@ -809,8 +840,10 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	/* armed only while ghosts wait for a cleanup */
 	output->cleanup_timer =
 		wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
-	if (!output->cleanup_timer)
+	output->merge_timer = wl_event_loop_add_timer(backend->loop, handle_merge_timer, output);
+	if (!output->cleanup_timer || !output->merge_timer)
 		goto err;
+	output->merge_window_ms = backend->options.merge_window_ms;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, handle_io_result, output))
 		goto err;
 
@@ -826,6 +859,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	return output;
 
 err:
+	if (output->merge_timer)
+		wl_event_source_remove(output->merge_timer);
 	if (output->cleanup_timer)
 		wl_event_source_remove(output->cleanup_timer);
 	if (output->retry_timer)
@@ -846,6 +881,7 @@ vl_epd_output_set_policy(
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
 
 	vl_epd_flush_set_policy(output->flush_state, options);
+	output->merge_window_ms = options->merge_window_ms;
 	update_cleanup_timer(output);
 }
 

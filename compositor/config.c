@@ -248,6 +248,12 @@ set_input_window(struct load *load, const char *value)
 }
 
 static bool
+set_merge_window(struct load *load, const char *value)
+{
+	return parse_delay(load, value, "none", &load->config->merge_window_ms);
+}
+
+static bool
 set_full_refresh_interval(struct load *load, const char *value)
 {
 	return parse_delay(load, value, "no limit", &load->config->full_refresh_interval_ms);
@@ -374,6 +380,7 @@ static const struct key refresh_keys[] = {
 	{"full-refresh-every", set_full_refresh_every},
 	{"idle-cleanup", set_idle_cleanup},
 	{"input-window", set_input_window},
+	{"merge-window", set_merge_window},
 	{"full-refresh-interval", set_full_refresh_interval},
 	{"default-mode", set_default_mode},
 	{"default-dither", set_default_dither},

@@ -203,6 +203,7 @@ reload_config(struct vl_config *config, const char *path, char *error, size_t er
 	SWAP(config->full_refresh_every, fresh.full_refresh_every);
 	SWAP(config->idle_cleanup_ms, fresh.idle_cleanup_ms);
 	SWAP(config->input_window_ms, fresh.input_window_ms);
+	SWAP(config->merge_window_ms, fresh.merge_window_ms);
 	SWAP(config->default_mode, fresh.default_mode);
 	SWAP(config->default_dither, fresh.default_dither);
 	SWAP(config->show_cursor, fresh.show_cursor);

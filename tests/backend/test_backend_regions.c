@@ -3,7 +3,8 @@
  * at will: an area that overlaps no update in flight goes to the panel at
  * once, however many run elsewhere; content for an area with an update on
  * the panel and one queued behind it waits, merging into one later update;
- * a commit is shown when every area of it is. Runs under ASan and UBSan too.
+ * a commit is shown when every area of it is; a change split over two
+ * commits costs one update. Runs under ASan and UBSan too.
  */
 #include <epdfb.h>
 #include <setjmp.h>
@@ -45,18 +46,28 @@ note_feedback(const struct vl_epd_feedback *feedback, void *data)
 }
 
 static void
-start(struct fixture *f)
+start_with(struct fixture *f, unsigned int merge_window_ms)
 {
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.merge_window_ms = merge_window_ms,
+	};
 	char error[256];
 
 	memset(f, 0, sizeof(*f));
-	if (!scene_harness_start(&f->h, "memory:400x300", error, sizeof(error)))
+	if (!scene_harness_start_with(&f->h, &options, error, sizeof(error)))
 		fail_msg("%s", error);
 	struct vl_epd_backend *backend = wl_container_of(f->h.backend, backend, base);
 	f->device = backend->device;
 	scene_harness_rect(&f->h, 0, 0, W, H, 255);
 	struct vl_epd_feedback feedback;
 	assert_true(scene_harness_show(&f->h, &feedback));
+}
+
+static void
+start(struct fixture *f)
+{
+	start_with(f, 0);
 }
 
 static size_t
@@ -206,6 +217,51 @@ test_commit_shown_when_every_area_is(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * One change a client commits in two halves, the second after the frame
+ * that followed the first (as Xwayland does): without a merge window two
+ * updates, with one a single update showing both halves, and the first
+ * commit superseded by the second.
+ */
+static void
+split_change(unsigned int merge_window_ms, size_t want_updates)
+{
+	struct fixture f;
+	struct settle first = {0}, second = {0};
+
+	start_with(&f, merge_window_ms);
+	size_t before = n_updates(&f);
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &first);
+	scene_harness_rect(&f.h, 100, 100, 60, 20, 0);
+	assert_true(scene_harness_commit(&f.h));
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &second);
+	scene_harness_rect(&f.h, 100, 120, 60, 20, 0);
+	assert_true(scene_harness_commit(&f.h));
+	assert_true(scene_harness_run_until(&f.h, &second.done));
+	assert_true(second.settled);
+	assert_true(first.done);
+	assert_int_equal(n_updates(&f), before + want_updates);
+	if (want_updates == 1) {
+		assert_false(first.settled);
+		const struct vl_epd_update *u = update_at(&f, before);
+		assert_int_equal(u->rect.top, 100);
+		assert_int_equal(u->rect.height, 40);
+	}
+	assert_int_equal(f.device->pixels[110 * W + 110], 0);
+	assert_int_equal(f.device->pixels[130 * W + 110], 0);
+	scene_harness_finish(&f.h);
+}
+
+static void
+test_split_change_costs_one_update(void **state)
+{
+	(void)state;
+
+	split_change(0, 2);
+	/* long enough for the second half on any machine */
+	split_change(2000, 1);
+}
+
 int
 main(void)
 {
@@ -213,6 +269,7 @@ main(void)
 		cmocka_unit_test(test_apart_areas_go_at_once),
 		cmocka_unit_test(test_overlapping_area_waits_and_merges),
 		cmocka_unit_test(test_commit_shown_when_every_area_is),
+		cmocka_unit_test(test_split_change_costs_one_update),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

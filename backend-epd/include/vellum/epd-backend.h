@@ -43,6 +43,12 @@ struct vl_epd_backend_options {
 	unsigned int idle_cleanup_ms;
 	/* The user works while the last input is at most this old; 0: input changes nothing. */
 	unsigned int input_window_ms;
+	/*
+	 * A change waits this long before it goes to the panel, so that the
+	 * commits a client splits one change into (Xwayland commits twice) cost
+	 * one update; 0: changes go at once.
+	 */
+	unsigned int merge_window_ms;
 };
 
 /* What the user did: it decides the fast waveform while they work. */
@@ -81,7 +87,10 @@ struct wlr_backend *vl_epd_backend_create(struct wl_event_loop *loop,
 bool vl_backend_is_epd(struct wlr_backend *backend);
 bool vl_output_is_epd(struct wlr_output *output);
 
-/* Applies options' full_refresh_every, idle_cleanup_ms and input_window_ms from now on. */
+/*
+ * Applies options' full_refresh_every, idle_cleanup_ms, input_window_ms and
+ * merge_window_ms from now on.
+ */
 void vl_epd_output_set_policy(
 	struct wlr_output *output, const struct vl_epd_backend_options *options);
 
