@@ -13,8 +13,17 @@
 
 #include "device.h"
 
-/* Submitted flushes the panel may have in flight before frames are held. */
-#define VL_EPD_MAX_FLUSHES_IN_FLIGHT 2
+/*
+ * Submitted flushes the panel may have in flight before frames are held:
+ * epdfb and mxc_epdc_fb run 16 updates at once where they do not overlap.
+ */
+#define VL_EPD_MAX_FLUSHES_IN_FLIGHT 16
+/*
+ * Flushes in flight over one pixel: one on the panel and one queued behind
+ * it in the driver. Newer content for that pixel waits, merging, and frames
+ * are held meanwhile.
+ */
+#define VL_EPD_MAX_DEPTH 2
 /* Updates one flush may submit; the merge stage caps a flush at this. */
 #define VL_EPD_MAX_UPDATES_PER_FLUSH 16
 /* Flush records: the flushes in flight, plus one idle cleanup. */
@@ -81,7 +90,9 @@ struct vl_epd_flush_record {
 struct vl_epd_commit {
 	struct wl_list link;
 	uint32_t seq;
-	uint64_t flush_id; /* 0 until its content is part of a flush */
+	uint64_t flush_id; /* 0 until all its content is part of a flush */
+	/* the first flush that took part of its content while the rest waited; 0: none */
+	uint64_t first_flush_id;
 	bool settled;
 	struct timespec when;
 	const char *waveform;
@@ -94,7 +105,8 @@ struct vl_epd_feedback_entry {
 	void *data;
 	uint64_t owner; /* 0: feedback on the whole commit */
 	pixman_box32_t area;
-	const char *waveform; /* for an area: what drew it, once its flush completed */
+	const char *waveform; /* for an area: what drew most of it */
+	uint64_t drawn;       /* how much of it that waveform drew */
 	bool flashed;
 };
 
@@ -132,6 +144,10 @@ struct vl_epd_output {
 	struct wl_event_source *lost_idle;
 	struct wl_event_source *retry_timer;
 	struct wl_event_source *cleanup_timer; /* armed only while ghosts wait */
+	/* a change gathers the commits that follow it for merge_window_ms */
+	struct wl_event_source *merge_timer;
+	unsigned int merge_window_ms;
+	bool gathering;
 	struct vl_epd_flush_state *flush_state;
 };
 
@@ -142,15 +158,23 @@ struct vl_epd_flush_state *vl_epd_flush_state_create(
 void vl_epd_flush_state_destroy(struct vl_epd_flush_state *state);
 /*
  * Turns the unsent region into panel updates and queues them; the record
- * lists them (n == 0: nothing needed showing). Updates that could not be
- * queued stay unsent.
+ * lists them (n == 0: nothing needed showing). Areas over which
+ * VL_EPD_MAX_DEPTH flushes are in flight stay unsent, unless everything is
+ * set; so do updates that could not be queued, and then it returns false.
  */
-void vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record);
+bool vl_epd_flush(
+	struct vl_epd_output *output, struct vl_epd_flush_record *record, bool everything);
 void vl_epd_flush_set_policy(
 	struct vl_epd_flush_state *state, const struct vl_epd_backend_options *options);
+/* Notes input now, for the policy of the flushes that follow. */
+void vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind);
 /* Whether ghosts wait for an idle cleanup, and after how long. */
 bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
-/* Queues the flashing cleanup refresh into record (n == 0: none). */
+/*
+ * Queues the idle cleanup into record (n == 0: none): a flashing refresh
+ * where the ghost debt asks for one, a quality redraw of the other areas
+ * drawn fast.
+ */
 void vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record);
 /*
  * Forgets what the panel was sent in box, so that flushes send it again

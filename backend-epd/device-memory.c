@@ -21,12 +21,13 @@ struct memory_device {
 	struct vl_epd_device base;
 	/* The I/O threads and the tests share everything below. */
 	pthread_mutex_t lock;
-	pthread_cond_t cancelled;
+	pthread_cond_t wake; /* a cancel, or a hold released */
 	struct vl_epd_update *updates;
 	struct timespec *submitted;
 	size_t n_updates, capacity;
 	uint8_t *panel;
 	unsigned int latency_ms;
+	bool hold; /* no update completes until it is released */
 	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
 	int failure_error[2];
@@ -137,9 +138,14 @@ memory_wait(struct vl_epd_device *dev, uint32_t marker)
 		deadline = mem->submitted[i];
 		add_ms(&deadline, mem->latency_ms);
 	}
-	while (found && !mem->cancel &&
-		pthread_cond_timedwait(&mem->cancelled, &mem->lock, &deadline) != ETIMEDOUT)
-		;
+	while (found && !mem->cancel) {
+		if (mem->hold) {
+			pthread_cond_wait(&mem->wake, &mem->lock);
+			continue;
+		}
+		if (pthread_cond_timedwait(&mem->wake, &mem->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
 	int error = mem->cancel ? ECANCELED : injected_failure(mem, VL_EPD_MEMORY_WAIT);
 	pthread_mutex_unlock(&mem->lock);
 	return -error;
@@ -152,7 +158,7 @@ memory_cancel(struct vl_epd_device *dev)
 
 	pthread_mutex_lock(&mem->lock);
 	mem->cancel = true;
-	pthread_cond_broadcast(&mem->cancelled);
+	pthread_cond_broadcast(&mem->wake);
 	pthread_mutex_unlock(&mem->lock);
 }
 
@@ -190,7 +196,7 @@ memory_destroy(struct vl_epd_device *dev)
 		fclose(mem->trace);
 
 	pthread_mutex_destroy(&mem->lock);
-	pthread_cond_destroy(&mem->cancelled);
+	pthread_cond_destroy(&mem->wake);
 	free(mem->updates);
 	free(mem->submitted);
 	free(mem->panel);
@@ -232,7 +238,7 @@ vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_si
 	pthread_mutex_init(&mem->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&mem->cancelled, &attr);
+	pthread_cond_init(&mem->wake, &attr);
 	pthread_condattr_destroy(&attr);
 	const char *trace_path = getenv("VELLUM_MEMORY_TRACE");
 	if (trace_path && *trace_path)
@@ -274,6 +280,17 @@ vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms)
 
 	pthread_mutex_lock(&mem->lock);
 	mem->latency_ms = latency_ms;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_hold(struct vl_epd_device *dev, bool hold)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->hold = hold;
+	pthread_cond_broadcast(&mem->wake);
 	pthread_mutex_unlock(&mem->lock);
 }
 

@@ -86,6 +86,11 @@ struct vl_epd_device *vl_epd_memory_open(
 /* How long the memory device's updates take to complete (0: at once). */
 void vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms);
 /*
+ * While hold is set, no update of the memory device completes: they stay in
+ * flight, whatever the latency, until it is cleared.
+ */
+void vl_epd_memory_hold(struct vl_epd_device *dev, bool hold);
+/*
  * The memory device's record of submitted updates, for tests, oldest first.
  * It keeps at most VL_EPD_MEMORY_RECORD_MAX: when full, its older half goes,
  * so that a compositor on the memory panel runs for as long as it likes.

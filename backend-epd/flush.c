@@ -4,6 +4,11 @@
  * against what was sent, classify, choose the waveform from policy and
  * hints, merge, promote to a flashing refresh where ghosts built up, dither
  * into the framebuffer, and submit with consecutive markers.
+ *
+ * While the user works (input within the input window), changes the
+ * client gave no mode for go out fast, DU or A2 for pen and scrolling, put
+ * no ghost flash in the way, and are remembered; the idle cleanup redraws
+ * them once panel and input are quiet.
  */
 #include <epdfb.h>
 #include <stdlib.h>
@@ -22,6 +27,16 @@ struct vl_epd_flush_state {
 	const struct vl_epd_waveform_table *table; /* the device's */
 	uint8_t *scratch;                          /* dithered pixels for a 32 bpp framebuffer */
 	bool panel_known;
+	unsigned int input_window_ms, idle_cleanup_ms;
+	/* the latest input, and the latest of pen or scrolling; 0: none yet */
+	uint64_t input_ms, stroke_ms;
+};
+
+/* How the user works at a time: the fast waveform their changes get. */
+enum work {
+	WORK_NONE,
+	WORK_DU,
+	WORK_A2,
 };
 
 static uint64_t
@@ -52,6 +67,8 @@ vl_epd_flush_state_create(
 		vl_epd_flush_state_destroy(state);
 		return NULL;
 	}
+	state->input_window_ms = options->input_window_ms;
+	state->idle_cleanup_ms = options->idle_cleanup_ms;
 	state->table = &device->waveforms;
 	state->merge = (struct vl_epd_merge_options){
 		.panel_width = device->width,
@@ -78,6 +95,33 @@ vl_epd_flush_set_policy(
 {
 	vl_epd_ghost_set_policy(
 		state->ghost, options->full_refresh_every, options->idle_cleanup_ms);
+	state->input_window_ms = options->input_window_ms;
+	state->idle_cleanup_ms = options->idle_cleanup_ms;
+}
+
+void
+vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind)
+{
+	uint64_t now = now_ms();
+
+	/* 0 means "none yet" */
+	state->input_ms = now ? now : 1;
+	if (kind == VL_EPD_INPUT_PEN || kind == VL_EPD_INPUT_SCROLL)
+		state->stroke_ms = state->input_ms;
+}
+
+static bool
+within(uint64_t then, uint64_t now, unsigned int window_ms)
+{
+	return then != 0 && now >= then && now - then <= window_ms;
+}
+
+static enum work
+working(const struct vl_epd_flush_state *state, uint64_t now)
+{
+	if (state->input_window_ms == 0 || !within(state->input_ms, now, state->input_window_ms))
+		return WORK_NONE;
+	return within(state->stroke_ms, now, state->input_window_ms) ? WORK_A2 : WORK_DU;
 }
 
 static struct vl_epd_gray
@@ -97,6 +141,40 @@ hint_for(const struct wl_array *hints, const pixman_box32_t *box)
 			found = hint;
 	}
 	return found;
+}
+
+static bool
+is_page_sized(const struct vl_epd_device *dev, const pixman_box32_t *box)
+{
+	return vl_epd_box_area(box) * 2 >= (uint64_t)dev->width * dev->height;
+}
+
+/*
+ * While the user works, a change goes out in the fast waveform: A2 for pen
+ * strokes and scrolling, whatever their size, DU for text and UI that is
+ * not a new page (those keep their page flash). Images keep their waveform
+ * unless they move under a pen or a scroll.
+ */
+static void
+choose_fast(const struct vl_epd_flush_state *state, const struct vl_epd_device *dev,
+	struct vl_epd_plan *plan, enum work work, enum vl_epd_dither dither)
+{
+	if (work == WORK_A2) {
+		plan->choice = vl_epd_choose_waveform(
+			state->table, plan->content, VL_EPD_MODE_FAST, dither);
+	} else if (work == WORK_DU && plan->content != VL_EPD_CONTENT_IMAGE &&
+		   !is_page_sized(dev, &plan->box)) {
+		/* DU as the policy picks it for black and white, with its fallbacks */
+		plan->choice = vl_epd_choose_waveform(
+			state->table, VL_EPD_CONTENT_MONO, VL_EPD_MODE_AUTO, dither);
+		if (plan->content != VL_EPD_CONTENT_MONO && dither == VL_EPD_DITHER_AUTO &&
+			plan->choice.levels < 256)
+			plan->choice.dither = plan->choice.levels == 2 ? VL_EPD_DITHER_ORDERED
+								       : VL_EPD_DITHER_NONE;
+	} else {
+		return;
+	}
+	plan->remember = true;
 }
 
 /* The unsent region as rects of pixels that changed, each with its waveform. */
@@ -126,6 +204,7 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 		boxes[n - 1] = vl_epd_box_union(&boxes[n - 1], &stale[i]);
 	}
 
+	enum work work = working(state, now_ms());
 	for (size_t i = 0; i < n; i++) {
 		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
 		struct vl_epd_plan *plan = &plans[i];
@@ -135,9 +214,13 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 			hint ? hint->mode : VL_EPD_MODE_AUTO,
 			hint ? hint->dither : VL_EPD_DITHER_AUTO);
 		plan->full = false;
+		plan->remember = false;
 		if (hint && hint->full_refresh) {
 			plan->choice = vl_epd_choose_flashing(state->table);
 			plan->full = true;
+		} else if (!hint || hint->mode == VL_EPD_MODE_AUTO) {
+			choose_fast(
+				state, dev, plan, work, hint ? hint->dither : VL_EPD_DITHER_AUTO);
 		}
 	}
 	return vl_epd_merge(plans, n, &state->merge);
@@ -225,12 +308,13 @@ flashes(const struct vl_epd_waveform_entry *wf, const struct vl_epd_plan *plan)
 static bool
 is_page_turn(const struct vl_epd_device *dev, const struct vl_epd_plan *plan)
 {
-	return plan->choice.waveform != WAVEFORM_MODE_A2 &&
-	       vl_epd_box_area(&plan->box) * 2 >= (uint64_t)dev->width * dev->height;
+	return plan->choice.waveform != WAVEFORM_MODE_A2 && !plan->remember &&
+	       is_page_sized(dev, &plan->box);
 }
 
 static void
-promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struct vl_epd_plan *plan)
+promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struct vl_epd_plan *plan,
+	enum work work)
 {
 	pixman_box32_t promoted;
 
@@ -239,8 +323,11 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 		plan->full = true;
 		return;
 	}
-	/* Animation puts its promotion off to the idle cleanup. */
-	if (plan->choice.waveform == WAVEFORM_MODE_A2 || plan->full ||
+	/*
+	 * Animation, and any change while the user works, puts its promotion
+	 * off to the idle cleanup: no ghost flash gets in the user's way.
+	 */
+	if (work != WORK_NONE || plan->choice.waveform == WAVEFORM_MODE_A2 || plan->full ||
 		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
 		return;
 	plan->box = promoted;
@@ -261,13 +348,45 @@ vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 	pixman_region32_fini(&area);
 }
 
-void
-vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
+static bool
+boxes_overlap(const pixman_box32_t *a, const pixman_box32_t *b)
+{
+	return a->x1 < b->x2 && b->x1 < a->x2 && a->y1 < b->y2 && b->y1 < a->y2;
+}
+
+/*
+ * Whether box must wait: the updates in flight over it are one on the
+ * panel and one queued behind it already. Content for it waits and merges
+ * with what comes meanwhile, newest wins, instead of queueing an update a
+ * frame; anything else goes to the panel at once.
+ */
+static bool
+must_wait(const struct vl_epd_output *output, const struct vl_epd_flush_record *current,
+	const pixman_box32_t *box)
+{
+	size_t over = 0;
+
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		const struct vl_epd_flush_record *record = &output->flushes[i];
+		if (record->id == 0 || record == current)
+			continue;
+		for (size_t j = 0; j < record->n; j++) {
+			if (boxes_overlap(&record->boxes[j], box)) {
+				over++;
+				break;
+			}
+		}
+	}
+	return over >= VL_EPD_MAX_DEPTH;
+}
+
+bool
+vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, bool everything)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_plan plans[MAX_RECTS_PER_FLUSH * 4];
-	pixman_region32_t failed;
+	pixman_region32_t failed, waiting;
 	size_t n;
 
 	/* what failed before goes out again with what is new */
@@ -287,10 +406,17 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		n = plan_updates(output, plans, sizeof(plans) / sizeof(plans[0]));
 	}
 
+	enum work work = working(state, now_ms());
 	pixman_region32_init(&failed);
+	pixman_region32_init(&waiting);
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
-		promote(state, dev, plan);
+		promote(state, dev, plan, work);
+		if (!everything && must_wait(output, record, &plan->box)) {
+			pixman_region32_union_rect(&waiting, &waiting, plan->box.x1, plan->box.y1,
+				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
+			continue;
+		}
 		const struct vl_epd_waveform_entry *wf =
 			vl_epd_waveform_find(state->table, plan->choice.waveform);
 		bool flashing = flashes(wf, plan);
@@ -304,24 +430,46 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		}
 		vl_epd_ghost_record(
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
+		if (plan->remember && !flashing)
+			vl_epd_ghost_remember(state->ghost, &plan->box);
 	}
 	if (record->n > 0)
 		state->panel_known = true;
-	pixman_region32_clear(&output->unsent);
-	output->hints.size = 0;
+	/* what waits keeps its hints */
+	pixman_region32_copy(&output->unsent, &waiting);
+	if (!pixman_region32_not_empty(&waiting))
+		output->hints.size = 0;
+	pixman_region32_fini(&waiting);
 
+	bool queued = !pixman_region32_not_empty(&failed);
 	int n_failed;
 	const pixman_box32_t *boxes = pixman_region32_rectangles(&failed, &n_failed);
 	for (int i = 0; i < n_failed; i++)
 		vl_epd_forget_sent(output, &boxes[i]);
 	pixman_region32_fini(&failed);
+	return queued;
+}
+
+/* When the idle cleanup is due: the panel and the input quiet for idle_cleanup_ms. */
+static int64_t
+cleanup_left(const struct vl_epd_flush_state *state, uint64_t now, pixman_region32_t *flash,
+	pixman_region32_t *redraw)
+{
+	uint64_t deadline;
+	int64_t left = vl_epd_ghost_cleanup(state->ghost, now, &deadline, flash, redraw);
+
+	if (left < 0)
+		return -1;
+	uint64_t after_input = state->input_ms + state->idle_cleanup_ms;
+	if (state->input_ms != 0 && after_input > now && (int64_t)(after_input - now) > left)
+		left = (int64_t)(after_input - now);
+	return left;
 }
 
 bool
 vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms)
 {
-	uint64_t deadline;
-	int64_t left = vl_epd_ghost_cleanup(output->flush_state->ghost, now_ms(), &deadline, NULL);
+	int64_t left = cleanup_left(output->flush_state, now_ms(), NULL, NULL);
 
 	if (left < 0)
 		return false;
@@ -330,30 +478,78 @@ vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms)
 	return true;
 }
 
+/* Plans the cleanup of area's rects, merged, each with its waveform. */
+static size_t
+plan_cleanup(struct vl_epd_flush_state *state, const pixman_region32_t *area, bool flash,
+	struct vl_epd_plan *plans, size_t capacity)
+{
+	int n_rects;
+	const pixman_box32_t *rects = pixman_region32_rectangles(area, &n_rects);
+	struct vl_epd_merge_options merge = state->merge;
+	size_t n = 0;
+
+	for (int i = 0; i < n_rects; i++) {
+		struct vl_epd_plan plan = {
+			.box = rects[i],
+			.content = VL_EPD_CONTENT_IMAGE,
+			.choice = vl_epd_choose_flashing(state->table),
+			.full = true,
+		};
+		if (!flash) {
+			/* a quality redraw: 16 levels without a flash */
+			plan.content = VL_EPD_CONTENT_GRAY;
+			plan.choice = vl_epd_choose_waveform(state->table, VL_EPD_CONTENT_GRAY,
+				VL_EPD_MODE_TEXT, VL_EPD_DITHER_AUTO);
+			plan.full = false;
+		}
+		if (n < capacity) {
+			plans[n++] = plan;
+			continue;
+		}
+		plans[n - 1].box = vl_epd_box_union(&plans[n - 1].box, &plan.box);
+	}
+	merge.max_rects = capacity;
+	return vl_epd_merge(plans, n, &merge);
+}
+
 void
 vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
-	pixman_region32_t area;
-	uint64_t deadline;
+	struct vl_epd_plan plans[MAX_RECTS_PER_FLUSH * 4];
+	const size_t half = MAX_RECTS_PER_FLUSH / 2;
+	pixman_region32_t flash, redraw;
+	size_t n;
 
-	pixman_region32_init(&area);
-	if (vl_epd_ghost_cleanup(state->ghost, now_ms(), &deadline, &area) < 0 ||
-		!pixman_region32_not_empty(&area))
+	pixman_region32_init(&flash);
+	pixman_region32_init(&redraw);
+	if (cleanup_left(state, now_ms(), &flash, &redraw) != 0)
 		goto out;
-	struct vl_epd_plan plan = {
-		.box = *pixman_region32_extents(&area),
-		.content = VL_EPD_CONTENT_IMAGE,
-		.choice = vl_epd_choose_flashing(state->table),
-		.full = true,
-	};
-	vl_epd_box_clip(&plan.box, output->device->width, output->device->height);
-	/* The panel is cleaned to what it was sent, not to newer content. */
-	write_pixels(output, &plan, output->sent);
-	if (!submit(output, &plan, record, vl_epd_waveform_find(state->table, plan.choice.waveform),
-		    true))
-		goto out;
-	vl_epd_ghost_record(state->ghost, &plan.box, plan.choice.waveform, true, now_ms());
+	n = plan_cleanup(state, &flash, true, plans, half);
+	/* Cells a merged flash covers are clean already. */
+	for (size_t i = 0; i < n; i++) {
+		pixman_region32_t flashed;
+		pixman_region32_init_rect(&flashed, plans[i].box.x1, plans[i].box.y1,
+			plans[i].box.x2 - plans[i].box.x1, plans[i].box.y2 - plans[i].box.y1);
+		pixman_region32_subtract(&redraw, &redraw, &flashed);
+		pixman_region32_fini(&flashed);
+	}
+	n += plan_cleanup(state, &redraw, false, plans + n, half);
+	for (size_t i = 0; i < n; i++) {
+		struct vl_epd_plan *plan = &plans[i];
+		const struct vl_epd_waveform_entry *wf =
+			vl_epd_waveform_find(state->table, plan->choice.waveform);
+		bool flashing = flashes(wf, plan);
+		vl_epd_box_clip(&plan->box, output->device->width, output->device->height);
+		/* The panel is cleaned to what it was sent, not to newer content. */
+		write_pixels(output, plan, output->sent);
+		if (!submit(output, plan, record, wf, flashing))
+			continue;
+		vl_epd_ghost_record(
+			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
+		vl_epd_ghost_forget(state->ghost, &plan->box);
+	}
 out:
-	pixman_region32_fini(&area);
+	pixman_region32_fini(&flash);
+	pixman_region32_fini(&redraw);
 }

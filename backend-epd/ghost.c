@@ -3,7 +3,9 @@
  * that builds up with each one, most with A2, least with GL16 and partial
  * GC16; a flashing update wipes it. The panel is tracked in square cells:
  * each partial update adds to the cells it touches, and once a cell has
- * had enough, the next update covering it flashes.
+ * had enough, the next update covering it flashes. Cells drawn fast while
+ * the user worked are remembered for the idle cleanup, which redraws them
+ * and flashes those whose debt asks for it.
  */
 #include <epdfb.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 struct cell {
 	uint32_t partials;
 	uint32_t debt;
+	bool remembered; /* drawn fast: the idle cleanup redraws it */
 };
 
 struct vl_epd_ghost {
@@ -31,8 +34,9 @@ vl_epd_ghost_options_default(
 		.panel_width = panel_width,
 		.panel_height = panel_height,
 		.cell_size = 64,
-		.full_refresh_every = 20,
+		.full_refresh_every = 0,
 		.debt_threshold = 40,
+		.cleanup_debt = 4,
 		.idle_cleanup_ms = 0,
 		.debt_a2 = 4,
 		.debt_du = 2,
@@ -202,27 +206,69 @@ vl_epd_ghost_record(struct vl_epd_ghost *ghost, const pixman_box32_t *box, uint3
 	}
 }
 
+void
+vl_epd_ghost_remember(struct vl_epd_ghost *ghost, const pixman_box32_t *box)
+{
+	pixman_box32_t b;
+	int32_t c1, r1, c2, r2;
+
+	if (!ghost || !box || !cell_range(ghost, box, &b, &c1, &r1, &c2, &r2))
+		return;
+	for (int32_t row = r1; row <= r2; row++)
+		for (int32_t col = c1; col <= c2; col++)
+			ghost->cells[(size_t)row * ghost->cols + col].remembered = true;
+}
+
+void
+vl_epd_ghost_forget(struct vl_epd_ghost *ghost, const pixman_box32_t *box)
+{
+	pixman_box32_t b;
+	int32_t c1, r1, c2, r2;
+
+	if (!ghost || !box || !cell_range(ghost, box, &b, &c1, &r1, &c2, &r2))
+		return;
+	for (int32_t row = r1; row <= r2; row++) {
+		for (int32_t col = c1; col <= c2; col++) {
+			pixman_box32_t c = cell_box(ghost, col, row);
+			if (b.x1 <= c.x1 && b.y1 <= c.y1 && b.x2 >= c.x2 && b.y2 >= c.y2)
+				ghost->cells[(size_t)row * ghost->cols + col].remembered = false;
+		}
+	}
+}
+
+static void
+add_cell(const struct vl_epd_ghost *ghost, pixman_region32_t *region, int32_t col, int32_t row)
+{
+	if (!region)
+		return;
+	pixman_box32_t c = cell_box(ghost, col, row);
+	pixman_region32_union_rect(region, region, c.x1, c.y1, c.x2 - c.x1, c.y2 - c.y1);
+}
+
 int64_t
 vl_epd_ghost_cleanup(const struct vl_epd_ghost *ghost, uint64_t now_ms, uint64_t *deadline_ms,
-	pixman_region32_t *area)
+	pixman_region32_t *flash, pixman_region32_t *redraw)
 {
+	uint32_t cleanup_debt = ghost ? ghost->options.cleanup_debt : 0;
 	bool dirty = false;
 
 	if (!ghost || !deadline_ms || ghost->options.idle_cleanup_ms == 0)
 		return -1;
-	if (area)
-		pixman_region32_clear(area);
+	if (flash)
+		pixman_region32_clear(flash);
+	if (redraw)
+		pixman_region32_clear(redraw);
 	for (int32_t row = 0; row < ghost->rows; row++) {
 		for (int32_t col = 0; col < ghost->cols; col++) {
 			const struct cell *cell = &ghost->cells[(size_t)row * ghost->cols + col];
-			if (!cell->partials && !cell->debt)
+			bool due = cell_due(ghost, cell);
+			if (!due && !cell->remembered)
 				continue;
 			dirty = true;
-			if (!area)
-				continue;
-			pixman_box32_t c = cell_box(ghost, col, row);
-			pixman_region32_union_rect(
-				area, area, c.x1, c.y1, c.x2 - c.x1, c.y2 - c.y1);
+			if (due || (cleanup_debt && cell->debt >= cleanup_debt))
+				add_cell(ghost, flash, col, row);
+			else
+				add_cell(ghost, redraw, col, row);
 		}
 	}
 	if (!dirty)

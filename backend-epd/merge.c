@@ -26,7 +26,8 @@ compatible(const struct vl_epd_plan *a, const struct vl_epd_plan *b, bool mixed)
 {
 	return mixed || (a->content == b->content && a->choice.waveform == b->choice.waveform &&
 				a->choice.levels == b->choice.levels &&
-				a->choice.dither == b->choice.dither && a->full == b->full);
+				a->choice.dither == b->choice.dither && a->full == b->full &&
+				a->remember == b->remember);
 }
 
 /* cost(a) + cost(b) - cost(a + b): what merging saves, negative if it costs. */
@@ -49,6 +50,7 @@ merge_into(struct vl_epd_plan *a, const struct vl_epd_plan *b)
 		a->choice = b->choice;
 	}
 	a->full = a->full || b->full;
+	a->remember = a->remember || b->remember;
 	a->box = vl_epd_box_union(&a->box, &b->box);
 }
 

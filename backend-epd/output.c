@@ -170,13 +170,51 @@ send_frame(void *data)
 	wlr_output_send_frame(&output->base);
 }
 
+static bool
+boxes_overlap(const pixman_box32_t *a, const pixman_box32_t *b)
+{
+	return a->x1 < b->x2 && b->x1 < a->x2 && a->y1 < b->y2 && b->y1 < a->y2;
+}
+
+static bool
+records_overlap(const struct vl_epd_flush_record *a, const struct vl_epd_flush_record *b)
+{
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t j = 0; j < b->n; j++)
+			if (boxes_overlap(&a->boxes[i], &b->boxes[j]))
+				return true;
+	return false;
+}
+
+/*
+ * The panel is saturated where an area waits for it, or has an update
+ * queued behind the one it shows: a client drawing there faster than the
+ * panel shows waits for its frame. Elsewhere the panel takes more.
+ */
+static bool
+saturated(const struct vl_epd_output *output)
+{
+	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT ||
+		(pixman_region32_not_empty(&output->unsent) && !output->gathering))
+		return true;
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		const struct vl_epd_flush_record *a = &output->flushes[i];
+		for (size_t j = i + 1; a->id != 0 && j < VL_EPD_FLUSH_SLOTS; j++) {
+			const struct vl_epd_flush_record *b = &output->flushes[j];
+			if (b->id != 0 && records_overlap(a, b))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Frames go out while the panel has room; otherwise when an update completes. */
 static void
 schedule_frame(struct vl_epd_output *output)
 {
 	if (!output->enabled)
 		return;
-	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT) {
+	if (saturated(output)) {
 		output->frame_held = true;
 		return;
 	}
@@ -330,7 +368,8 @@ update_cleanup_timer(struct vl_epd_output *output)
 {
 	unsigned int delay_ms;
 	bool quiet = output->enabled && !output->lost && !output->retry_pending &&
-		     flushes_in_flight(output) == 0 && !pixman_region32_not_empty(&output->unsent);
+		     !output->gathering && flushes_in_flight(output) == 0 &&
+		     !pixman_region32_not_empty(&output->unsent);
 	/* A zero delay disarms the timer: an idle panel costs no wake-ups. */
 	if (!quiet || !vl_epd_cleanup_due(output, &delay_ms))
 		delay_ms = 0;
@@ -362,48 +401,118 @@ track_flush(struct vl_epd_flush_record *record)
 		record->id = 0;
 }
 
-/* Sends what is unsent, and settles commits that changed nothing. */
+/*
+ * Feedback on an area names the waveform that drew most of it, over every
+ * flush that took part of the commit's content.
+ */
 static void
-flush(struct vl_epd_output *output)
+name_area_waveforms(struct vl_epd_commit *commit, const struct vl_epd_flush_record *record)
+{
+	struct vl_epd_feedback_entry *entry;
+
+	wl_array_for_each (entry, &commit->feedback) {
+		if (entry->owner == 0)
+			continue;
+		for (size_t i = 0; i < record->n; i++) {
+			const pixman_box32_t *box = &record->boxes[i];
+			pixman_box32_t overlap = {
+				box->x1 > entry->area.x1 ? box->x1 : entry->area.x1,
+				box->y1 > entry->area.y1 ? box->y1 : entry->area.y1,
+				box->x2 < entry->area.x2 ? box->x2 : entry->area.x2,
+				box->y2 < entry->area.y2 ? box->y2 : entry->area.y2,
+			};
+			if (overlap.x1 >= overlap.x2 || overlap.y1 >= overlap.y2)
+				continue;
+			uint64_t area = vl_epd_box_area(&overlap);
+			entry->flashed |= record->flashing[i];
+			if (area > entry->drawn) {
+				entry->drawn = area;
+				entry->waveform = record->waveforms[i];
+			}
+		}
+	}
+}
+
+/*
+ * Sends what is unsent, and settles commits that changed nothing. A commit
+ * whose content partly waits for the panel is carried by the flush that
+ * sends the rest.
+ */
+static void
+flush(struct vl_epd_output *output, bool everything)
 {
 	struct vl_epd_flush_record *record = new_flush(output);
 	struct vl_epd_commit *commit, *tmp;
 
 	if (!record)
 		return;
-	vl_epd_flush(output, record);
+	bool queued = vl_epd_flush(output, record, everything);
+	uint64_t id = record->id;
+	size_t n = record->n;
+	bool waiting = pixman_region32_not_empty(&output->unsent);
 	track_flush(record);
-	if (pixman_region32_not_empty(&output->unsent)) {
-		/* Updates that could not be queued: their commits wait for the retry. */
-		schedule_retry(output);
-		return;
-	}
 	/* A commit that changed nothing has settled once what is in flight has. */
-	struct vl_epd_flush_record *carrier = record->n > 0 ? record : newest_flush(output);
+	struct vl_epd_flush_record *carrier = n > 0 ? record : newest_flush(output);
 	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
 		if (commit->flush_id != 0)
 			continue;
+		if (n > 0)
+			name_area_waveforms(commit, record);
+		if (waiting) {
+			if (n > 0 && commit->first_flush_id == 0)
+				commit->first_flush_id = id;
+			continue;
+		}
 		if (!carrier) {
 			finish_commit(output, commit, true);
 			continue;
 		}
+		if (n == 0)
+			name_area_waveforms(commit, carrier);
 		commit->flush_id = carrier->id;
 		commit->waveform = carrier->waveform;
 		commit->flashed = carrier->flashed;
 	}
+	/* Updates that could not be queued: their commits wait for the retry. */
+	if (!queued)
+		schedule_retry(output);
 }
 
 /* Moves the panel on after anything changed: flushes, frames, the idle cleanup. */
 static void
 kick(struct vl_epd_output *output)
 {
-	if (output->enabled && !output->lost && !output->retry_pending &&
+	if (output->enabled && !output->lost && !output->retry_pending && !output->gathering &&
 		flushes_in_flight(output) < VL_EPD_MAX_FLUSHES_IN_FLIGHT &&
 		(pixman_region32_not_empty(&output->unsent) || has_pending_commits(output)))
-		flush(output);
+		flush(output, false);
 	if (output->frame_held)
 		schedule_frame(output);
 	update_cleanup_timer(output);
+}
+
+static int
+handle_merge_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	output->gathering = false;
+	kick(output);
+	return 0;
+}
+
+/*
+ * A new change waits merge_window_ms for the commits a client may split it
+ * into; commits meanwhile merge into it. Frames go on meanwhile, or the
+ * client could not send the rest.
+ */
+static void
+gather(struct vl_epd_output *output)
+{
+	if (output->merge_window_ms == 0 || output->gathering)
+		return;
+	output->gathering = true;
+	wl_event_source_timer_update(output->merge_timer, (int)output->merge_window_ms);
 }
 
 static int
@@ -432,31 +541,16 @@ is_fatal(int error)
 	return error == -ENODEV || error == -ENXIO || error == -EBADF || error == -ENOTTY;
 }
 
-/* The update of the flush that drew most of an area names its waveform. */
-static void
-name_area_waveform(struct vl_epd_feedback_entry *entry, const struct vl_epd_flush_record *record)
+/* Whether none of the flushes from first to last is in flight any more. */
+static bool
+flushes_done(const struct vl_epd_output *output, uint64_t first, uint64_t last)
 {
-	uint64_t most = 0;
-
-	entry->waveform = "";
-	entry->flashed = false;
-	for (size_t i = 0; i < record->n; i++) {
-		const pixman_box32_t *box = &record->boxes[i];
-		pixman_box32_t overlap = {
-			box->x1 > entry->area.x1 ? box->x1 : entry->area.x1,
-			box->y1 > entry->area.y1 ? box->y1 : entry->area.y1,
-			box->x2 < entry->area.x2 ? box->x2 : entry->area.x2,
-			box->y2 < entry->area.y2 ? box->y2 : entry->area.y2,
-		};
-		if (overlap.x1 >= overlap.x2 || overlap.y1 >= overlap.y2)
-			continue;
-		uint64_t area = vl_epd_box_area(&overlap);
-		entry->flashed |= record->flashing[i];
-		if (area > most) {
-			most = area;
-			entry->waveform = record->waveforms[i];
-		}
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
+		uint64_t id = output->flushes[i].id;
+		if (id != 0 && id >= first && id <= last)
+			return false;
 	}
+	return true;
 }
 
 static void
@@ -477,13 +571,12 @@ complete_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		schedule_retry(output);
 		return;
 	}
+	/* A commit is shown when every flush that took part of it completed. */
 	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
-		if (commit->flush_id != id)
+		uint64_t first = commit->first_flush_id ? commit->first_flush_id : commit->flush_id;
+		if (commit->flush_id == 0 || id < first || id > commit->flush_id ||
+			!flushes_done(output, first, commit->flush_id))
 			continue;
-		struct vl_epd_feedback_entry *entry;
-		wl_array_for_each (entry, &commit->feedback)
-			if (entry->owner != 0)
-				name_area_waveform(entry, record);
 		finish_commit(output, commit, true);
 	}
 	output->retry_backoff_ms = 0;
@@ -525,9 +618,18 @@ handle_cleanup_timer(void *data)
 {
 	struct vl_epd_output *output = data;
 
+	unsigned int delay_ms;
+
 	if (!output->enabled || output->lost || flushes_in_flight(output) > 0 ||
 		pixman_region32_not_empty(&output->unsent))
 		return 0;
+	/* Input since the timer was armed puts the cleanup off. */
+	if (!vl_epd_cleanup_due(output, &delay_ms))
+		return 0;
+	if (delay_ms > 1) {
+		wl_event_source_timer_update(output->cleanup_timer, (int)delay_ms);
+		return 0;
+	}
 	struct vl_epd_flush_record *record = new_flush(output);
 	if (!record)
 		return 0;
@@ -579,6 +681,8 @@ static void
 disable(struct vl_epd_output *output)
 {
 	output->enabled = false;
+	output->gathering = false;
+	wl_event_source_timer_update(output->merge_timer, 0);
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
 	discard_pending(output, NULL);
@@ -633,6 +737,9 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 	}
 	output->enabled = true;
 	if (has_content) {
+		/* a change to a panel with nothing waiting gathers what follows it */
+		if (!pixman_region32_not_empty(&output->unsent))
+			gather(output);
 		read_buffer(output, state, data, format, stride);
 		wlr_buffer_end_data_ptr_access(state->buffer);
 		/* The panel will show the newest content: older unsent content is superseded. */
@@ -660,7 +767,7 @@ output_destroy(struct wlr_output *wlr_output)
 	/* Content held back by frame pacing still goes out: the panel keeps the last frame. */
 	if (output->enabled && !output->lost && pixman_region32_not_empty(&output->unsent) &&
 		flushes_in_flight(output) < VL_EPD_FLUSH_SLOTS)
-		flush(output);
+		flush(output, true);
 	vl_epd_io_finish(&output->io);
 	if (output->frame_idle)
 		wl_event_source_remove(output->frame_idle);
@@ -670,6 +777,7 @@ output_destroy(struct wlr_output *wlr_output)
 		wl_event_source_remove(output->lost_idle);
 	wl_event_source_remove(output->retry_timer);
 	wl_event_source_remove(output->cleanup_timer);
+	wl_event_source_remove(output->merge_timer);
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
@@ -738,8 +846,10 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	/* armed only while ghosts wait for a cleanup */
 	output->cleanup_timer =
 		wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
-	if (!output->cleanup_timer)
+	output->merge_timer = wl_event_loop_add_timer(backend->loop, handle_merge_timer, output);
+	if (!output->cleanup_timer || !output->merge_timer)
 		goto err;
+	output->merge_window_ms = backend->options.merge_window_ms;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, handle_io_result, output))
 		goto err;
 
@@ -755,6 +865,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	return output;
 
 err:
+	if (output->merge_timer)
+		wl_event_source_remove(output->merge_timer);
 	if (output->cleanup_timer)
 		wl_event_source_remove(output->cleanup_timer);
 	if (output->retry_timer)
@@ -775,6 +887,20 @@ vl_epd_output_set_policy(
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
 
 	vl_epd_flush_set_policy(output->flush_state, options);
+	output->merge_window_ms = options->merge_window_ms;
+	update_cleanup_timer(output);
+}
+
+void
+vl_epd_backend_notify_input(struct wlr_backend *wlr_backend, enum vl_epd_input kind)
+{
+	if (!wlr_backend || !vl_backend_is_epd(wlr_backend))
+		return;
+	struct vl_epd_backend *backend = wl_container_of(wlr_backend, backend, base);
+	struct vl_epd_output *output = backend->output;
+	if (!output || (unsigned int)kind > VL_EPD_INPUT_SCROLL)
+		return;
+	vl_epd_flush_note_input(output->flush_state, kind);
 	update_cleanup_timer(output);
 }
 

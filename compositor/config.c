@@ -252,6 +252,18 @@ set_idle_cleanup(struct load *load, const char *value)
 }
 
 static bool
+set_input_window(struct load *load, const char *value)
+{
+	return parse_delay(load, value, "never", &load->config->input_window_ms);
+}
+
+static bool
+set_merge_window(struct load *load, const char *value)
+{
+	return parse_delay(load, value, "none", &load->config->merge_window_ms);
+}
+
+static bool
 set_full_refresh_interval(struct load *load, const char *value)
 {
 	return parse_delay(load, value, "no limit", &load->config->full_refresh_interval_ms);
@@ -389,6 +401,8 @@ static const struct key panel_keys[] = {
 static const struct key refresh_keys[] = {
 	{"full-refresh-every", set_full_refresh_every},
 	{"idle-cleanup", set_idle_cleanup},
+	{"input-window", set_input_window},
+	{"merge-window", set_merge_window},
 	{"full-refresh-interval", set_full_refresh_interval},
 	{"default-mode", set_default_mode},
 	{"default-dither", set_default_dither},
@@ -643,8 +657,9 @@ vl_config_init(struct vl_config *config)
 	*config = (struct vl_config){
 		/* If strdup fails, NULL means "auto" to the backend too. */
 		.device = strdup("auto"),
-		.full_refresh_every = 6,
-		.idle_cleanup_ms = 2000,
+		.full_refresh_every = 0,
+		.idle_cleanup_ms = 1500,
+		.input_window_ms = 1000,
 		.full_refresh_interval_ms = 1000,
 		.default_mode = VL_EPD_MODE_AUTO,
 		.default_dither = VL_EPD_DITHER_AUTO,

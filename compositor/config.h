@@ -25,6 +25,8 @@ struct vl_config {
 	/* [refresh] */
 	unsigned int full_refresh_every; /* partial updates of an area before a flash; 0 never */
 	unsigned int idle_cleanup_ms;    /* flashing cleanup after this much quiet; 0 never */
+	unsigned int input_window_ms;    /* the user works while input is this recent; 0 never */
+	unsigned int merge_window_ms;    /* a change waits this long for the rest of it; 0 none */
 	/* shortest time between the flashes clients ask for (epaper-refresh-v1); 0 no limit */
 	unsigned int full_refresh_interval_ms;
 	enum vl_epd_mode default_mode;

@@ -8,6 +8,7 @@
 #include <linux/input-event-codes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <vellum/epd-backend.h>
 #include <wlr/backend/libinput.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
@@ -80,10 +81,12 @@ vl_seat_wlr(struct vl_seat *seat)
 	return seat->seat;
 }
 
+/* The panel's refresh policy goes fast while the user works, by the kind of input. */
 static void
-notify_activity(struct vl_seat *seat)
+notify_activity(struct vl_seat *seat, enum vl_epd_input kind)
 {
 	wlr_idle_notifier_v1_notify_activity(seat->server->idle_notifier, seat->seat);
+	vl_epd_backend_notify_input(seat->server->epd_backend, kind);
 }
 
 /* Keyboards */
@@ -151,7 +154,7 @@ handle_key(struct wl_listener *listener, void *data)
 	struct vl_keyboard *keyboard = wl_container_of(listener, keyboard, key);
 	struct wlr_keyboard_key_event *event = data;
 
-	notify_activity(keyboard->seat);
+	notify_activity(keyboard->seat, VL_EPD_INPUT_KEY);
 	wlr_seat_set_keyboard(keyboard->seat->seat, keyboard->keyboard);
 	wlr_seat_keyboard_notify_key(
 		keyboard->seat->seat, event->time_msec, event->keycode, event->state);
@@ -251,7 +254,7 @@ pointer_moved(struct vl_seat *seat, uint32_t time_msec)
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
 
-	notify_activity(seat);
+	notify_activity(seat, VL_EPD_INPUT_POINTER);
 	if (!surface) {
 		wlr_seat_pointer_clear_focus(seat->seat);
 		return;
@@ -339,7 +342,7 @@ handle_button(struct wl_listener *listener, void *data)
 	struct vl_seat *seat = wl_container_of(listener, seat, button);
 	struct wlr_pointer_button_event *event = data;
 
-	notify_activity(seat);
+	notify_activity(seat, VL_EPD_INPUT_POINTER);
 	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED)
 		vl_layers_handle_press(seat->server, seat->seat->pointer_state.focused_surface);
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, event->button, event->state);
@@ -351,7 +354,7 @@ handle_axis(struct wl_listener *listener, void *data)
 	struct vl_seat *seat = wl_container_of(listener, seat, axis);
 	struct wlr_pointer_axis_event *event = data;
 
-	notify_activity(seat);
+	notify_activity(seat, VL_EPD_INPUT_SCROLL);
 	wlr_seat_pointer_notify_axis(seat->seat, event->time_msec, event->orientation, event->delta,
 		event->delta_discrete, event->source, event->relative_direction);
 }
@@ -386,7 +389,7 @@ handle_touch_down(struct wl_listener *listener, void *data)
 	struct wlr_touch_down_event *event = data;
 	double lx, ly, sx, sy;
 
-	notify_activity(seat);
+	notify_activity(seat, VL_EPD_INPUT_TOUCH);
 	if (!maps_to_panel(seat, &event->touch->base) ||
 		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
 		return;
@@ -497,7 +500,7 @@ pen_moved(struct vl_seat *seat, struct wlr_tablet *tablet, struct wlr_tablet_too
 	if (!maps_to_panel(seat, &tablet->base) ||
 		!panel_to_layout(seat, seat->pen_x, seat->pen_y, &lx, &ly))
 		return NULL;
-	notify_activity(seat);
+	notify_activity(seat, VL_EPD_INPUT_PEN);
 	if (tool && tool->is_down && tool->focused_surface) {
 		wlr_tablet_v2_tablet_tool_notify_motion(
 			tool, lx - seat->pen_origin_x, ly - seat->pen_origin_y);

@@ -69,6 +69,8 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		.waveform_map = server->config.waveform_map,
 		.full_refresh_every = server->config.full_refresh_every,
 		.idle_cleanup_ms = server->config.idle_cleanup_ms,
+		.input_window_ms = server->config.input_window_ms,
+		.merge_window_ms = server->config.merge_window_ms,
 	};
 	char backend_error[256];
 
@@ -297,6 +299,8 @@ vl_server_apply_config(struct vl_server *server)
 	struct vl_epd_backend_options options = {
 		.full_refresh_every = server->config.full_refresh_every,
 		.idle_cleanup_ms = server->config.idle_cleanup_ms,
+		.input_window_ms = server->config.input_window_ms,
+		.merge_window_ms = server->config.merge_window_ms,
 	};
 
 	if (output)

@@ -35,8 +35,10 @@ test_defaults(void **state)
 	assert_int_equal(o.panel_width, 1872);
 	assert_int_equal(o.panel_height, 1404);
 	assert_int_equal(o.cell_size, 64);
-	assert_int_equal(o.full_refresh_every, 20);
+	/* the debt decides, not a count of partials: a clock is not work */
+	assert_int_equal(o.full_refresh_every, 0);
 	assert_int_equal(o.debt_threshold, 40);
+	assert_int_equal(o.cleanup_debt, 2 * o.debt_du);
 	assert_int_equal(o.idle_cleanup_ms, 0);
 	assert_true(o.debt_a2 > o.debt_du && o.debt_du > o.debt_gl16);
 	assert_int_equal(o.debt_gl16, o.debt_gc16);
@@ -149,41 +151,71 @@ static void
 test_idle_cleanup(void **state)
 {
 	struct vl_epd_ghost *ghost = ghost_new(1872, 1404, 0, 0, 1000);
-	pixman_region32_t area;
+	pixman_region32_t flash, redraw;
 	uint64_t deadline = 0;
 	(void)state;
 
-	pixman_region32_init(&area);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 0, &deadline, &area), -1);
+	pixman_region32_init(&flash);
+	pixman_region32_init(&redraw);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 0, &deadline, &flash, &redraw), -1);
 
+	/* Partial updates alone (a clock) wait for no cleanup: their debt decides. */
 	vl_epd_ghost_record(
 		ghost, &(pixman_box32_t){100, 100, 200, 120}, WAVEFORM_MODE_A2, false, 5000);
 	vl_epd_ghost_record(
 		ghost, &(pixman_box32_t){1800, 1390, 1872, 1404}, WAVEFORM_MODE_DU, false, 5100);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 5200, &deadline, &area), 900);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 5200, &deadline, NULL, NULL), -1);
+
+	/* Drawn fast while the user worked: remembered. */
+	vl_epd_ghost_remember(ghost, &(pixman_box32_t){100, 100, 200, 120});
+	vl_epd_ghost_remember(ghost, &(pixman_box32_t){1800, 1390, 1872, 1404});
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 5200, &deadline, &flash, &redraw), 900);
 	assert_int_equal(deadline, 6100);
-	/* Cells 64..256 x 64..128, and the clipped corner cell 1792..1872 x 1344..1404. */
+	/*
+	 * A2's debt (4) asks for a flash over cells 64..256 x 64..128; one DU
+	 * update (2) only for a redraw of the clipped corner cell.
+	 */
 	pixman_region32_t want;
 	pixman_region32_init_rect(&want, 64, 64, 192, 64);
-	pixman_region32_union_rect(&want, &want, 1792, 1344, 80, 60);
-	assert_true(pixman_region32_equal(&area, &want));
+	assert_true(pixman_region32_equal(&flash, &want));
 	pixman_region32_fini(&want);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 6100, &deadline, NULL), 0);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 9999, &deadline, &area), 0);
+	pixman_region32_init_rect(&want, 1792, 1344, 80, 60);
+	assert_true(pixman_region32_equal(&redraw, &want));
+	pixman_region32_fini(&want);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 6100, &deadline, NULL, NULL), 0);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 9999, &deadline, &flash, NULL), 0);
 
-	/* The cleanup itself, a flash over the area, leaves nothing to clean. */
+	/* The cleanup itself, a flash and a forgotten redraw, leaves nothing to clean. */
 	int n;
-	const pixman_box32_t *rects = pixman_region32_rectangles(&area, &n);
+	const pixman_box32_t *rects = pixman_region32_rectangles(&flash, &n);
 	for (int i = 0; i < n; i++)
 		vl_epd_ghost_record(ghost, &rects[i], WAVEFORM_MODE_GC16, true, 10000);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 10000, &deadline, &area), -1);
-	pixman_region32_fini(&area);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 10000, &deadline, &flash, &redraw), 1000);
+	assert_false(pixman_region32_not_empty(&flash));
+	rects = pixman_region32_rectangles(&redraw, &n);
+	for (int i = 0; i < n; i++) {
+		vl_epd_ghost_record(ghost, &rects[i], WAVEFORM_MODE_GL16, false, 10000);
+		vl_epd_ghost_forget(ghost, &rects[i]);
+	}
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 10000, &deadline, &flash, &redraw), -1);
+
+	/* A promotion put off is due at the cleanup too, as a flash. */
+	vl_epd_ghost_destroy(ghost);
+	ghost = ghost_new(1872, 1404, 0, 4, 1000);
+	vl_epd_ghost_record(ghost, &(pixman_box32_t){0, 0, 10, 10}, WAVEFORM_MODE_DU, false, 1);
+	vl_epd_ghost_record(ghost, &(pixman_box32_t){0, 0, 10, 10}, WAVEFORM_MODE_DU, false, 2);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 2, &deadline, &flash, &redraw), 1000);
+	assert_box_equal(pixman_region32_extents(&flash), 0, 0, 64, 64);
+	assert_false(pixman_region32_not_empty(&redraw));
+	pixman_region32_fini(&flash);
+	pixman_region32_fini(&redraw);
 	vl_epd_ghost_destroy(ghost);
 
 	/* Disabled. */
 	ghost = ghost_new(100, 100, 0, 0, 0);
 	vl_epd_ghost_record(ghost, &(pixman_box32_t){0, 0, 10, 10}, WAVEFORM_MODE_A2, false, 1);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 1, &deadline, NULL), -1);
+	vl_epd_ghost_remember(ghost, &(pixman_box32_t){0, 0, 10, 10});
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 1, &deadline, NULL, NULL), -1);
 	vl_epd_ghost_destroy(ghost);
 }
 
@@ -220,12 +252,15 @@ test_bad_inputs(void **state)
 	vl_epd_ghost_record(ghost, NULL, WAVEFORM_MODE_DU, false, 0);
 	vl_epd_ghost_record(ghost, &(pixman_box32_t){5, 5, 5, 50}, WAVEFORM_MODE_DU, false, 0);
 	vl_epd_ghost_record(ghost, &(pixman_box32_t){100, 0, 200, 50}, WAVEFORM_MODE_DU, false, 0);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 0, &deadline, NULL), -1);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 0, &deadline, NULL, NULL), -1);
 	assert_false(vl_epd_ghost_promote(NULL, &box, &promoted));
 	assert_false(vl_epd_ghost_promote(ghost, NULL, &promoted));
 	assert_false(vl_epd_ghost_promote(ghost, &box, NULL));
-	assert_int_equal(vl_epd_ghost_cleanup(NULL, 0, &deadline, NULL), -1);
-	assert_int_equal(vl_epd_ghost_cleanup(ghost, 0, NULL, NULL), -1);
+	assert_int_equal(vl_epd_ghost_cleanup(NULL, 0, &deadline, NULL, NULL), -1);
+	vl_epd_ghost_remember(NULL, &box);
+	vl_epd_ghost_forget(NULL, &box);
+	vl_epd_ghost_remember(ghost, NULL);
+	assert_int_equal(vl_epd_ghost_cleanup(ghost, 0, NULL, NULL, NULL), -1);
 	assert_false(vl_epd_ghost_cell(ghost, 100, 0, &partials, NULL));
 	assert_false(vl_epd_ghost_cell(ghost, -1, 0, &partials, NULL));
 	assert_false(vl_epd_ghost_cell(NULL, 0, 0, &partials, NULL));

@@ -132,8 +132,10 @@ assert_defaults(const struct vl_config *config)
 	assert_string_equal(config->device, "auto");
 	assert_null(config->waveform_map);
 	assert_int_equal(config->rotation, 0);
-	assert_int_equal(config->full_refresh_every, 6);
-	assert_int_equal(config->idle_cleanup_ms, 2000);
+	assert_int_equal(config->full_refresh_every, 0);
+	assert_int_equal(config->idle_cleanup_ms, 1500);
+	assert_int_equal(config->input_window_ms, 1000);
+	assert_int_equal(config->merge_window_ms, 0);
 	assert_int_equal(config->full_refresh_interval_ms, 1000);
 	assert_int_equal(config->default_mode, VL_EPD_MODE_AUTO);
 	assert_int_equal(config->default_dither, VL_EPD_DITHER_AUTO);
@@ -254,6 +256,11 @@ test_values(void **state)
 		{"[refresh]\nidle-cleanup = 0", FIELD(idle_cleanup_ms), 0},
 		{"[refresh]\nidle-cleanup = 0s", FIELD(idle_cleanup_ms), 0},
 		{"[refresh]\nidle-cleanup = off", FIELD(idle_cleanup_ms), 0},
+		{"[refresh]\ninput-window = 2s", FIELD(input_window_ms), 2000},
+		{"[refresh]\ninput-window = 700ms", FIELD(input_window_ms), 700},
+		{"[refresh]\ninput-window = off", FIELD(input_window_ms), 0},
+		{"[refresh]\nmerge-window = 30ms", FIELD(merge_window_ms), 30},
+		{"[refresh]\nmerge-window = 0", FIELD(merge_window_ms), 0},
 		{"[refresh]\nidle-cleanup = 4294967295ms", FIELD(idle_cleanup_ms), UINT_MAX},
 		{"[refresh]\nidle-cleanup = 4294967s", FIELD(idle_cleanup_ms), 4294967000u},
 		{"[refresh]\nfull-refresh-interval = 250ms", FIELD(full_refresh_interval_ms), 250},
@@ -277,7 +284,8 @@ test_values(void **state)
 		vl_config_init(&config);
 		/* Every field is set to something else first, so the load must write it. */
 		config.rotation = 1;
-		config.full_refresh_every = config.idle_cleanup_ms = 1;
+		config.full_refresh_every = config.idle_cleanup_ms = config.input_window_ms =
+			config.merge_window_ms = 1;
 		config.default_mode = (enum vl_epd_mode)5;
 		config.default_dither = (enum vl_epd_dither)5;
 		config.show_cursor = true;
@@ -371,7 +379,7 @@ test_structure_errors(void **state)
 		"3: unknown key \"waveform\" in [panel] (known: device, waveform-map, rotation)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
-		"full-refresh-interval, "
+		"input-window, merge-window, full-refresh-interval, "
 		"default-mode, default-dither)");
 	assert_load_fails("[input]\ncursor-theme = x\n",
 		"2: unknown key \"cursor-theme\" in [input] (known: cursor, keyboard-layout, "
@@ -428,6 +436,9 @@ test_value_errors(void **state)
 		"expected a delay such as 2000ms, 2s or 2000 "
 		"(milliseconds) up to 4294967295ms, or 0 or off for "
 		"no limit";
+	static const char *const bad_merge = "expected a delay such as 2000ms, 2s or 2000 "
+					     "(milliseconds) up to 4294967295ms, or 0 or off for "
+					     "none";
 	static const char *const bad_mode = "expected auto, quality, text, fast or animation";
 	static const char *const bad_dither = "expected auto, none, ordered or diffusion";
 	static const struct {
@@ -461,6 +472,9 @@ test_value_errors(void **state)
 		{"refresh", "full-refresh-every", "4294967296", bad_count},
 		{"refresh", "full-refresh-every", "99999999999999999999999", bad_count},
 		{"refresh", "full-refresh-every", "", bad_count},
+		{"refresh", "input-window", "soon", bad_delay},
+		{"refresh", "input-window", "-1", bad_delay},
+		{"refresh", "merge-window", "1 frame", bad_merge},
 		{"refresh", "idle-cleanup", "2min", bad_delay},
 		{"refresh", "idle-cleanup", "2 s", bad_delay},
 		{"refresh", "idle-cleanup", "s", bad_delay},

@@ -42,20 +42,26 @@ fill(uint8_t *image, uint32_t x, uint32_t y, uint32_t w, uint32_t hgt, uint8_t v
 int
 main(void)
 {
-	struct vl_epd_backend_options options = {.idle_cleanup_ms = CLEANUP_MS};
+	/* over by the time the output is enabled again */
+	struct vl_epd_backend_options options = {
+		.idle_cleanup_ms = CLEANUP_MS,
+		.input_window_ms = CLEANUP_MS,
+	};
 	struct scene_harness harness, *h = &harness;
 	struct vl_epd_feedback feedback;
 	char error[256];
 	struct epd *d = &dev;
 
 	epd_begin("backend_enable", 240);
-	epd_phase("load; a page, then a black block that leaves a ghost");
+	epd_phase("load; a page, then a black block drawn with the pen that leaves a ghost");
 	epd_open(d, "width=400 height=300 bpp=8 time_scale=10");
 	options.device = d->devnode;
 	REQUIRE_MSG(
 		scene_harness_start_with(h, &options, error, sizeof(error)), "backend: %s", error);
 	scene_harness_rect(h, 0, 0, W, H, 255);
 	REQUIRE(scene_harness_show(h, &feedback));
+	/* A2, remembered for a flashing cleanup */
+	vl_epd_backend_notify_input(h->backend, VL_EPD_INPUT_PEN);
 	scene_harness_rect(h, 40, 40, 60, 60, 0);
 	REQUIRE(scene_harness_show(h, &feedback));
 	REQUIRE_RC(epd_wait_idle(d), 0);

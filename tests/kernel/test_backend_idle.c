@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Ghost cleanup and idleness of the e-paper backend on the real epdfb: after
- * partial updates the backend cleans their ghosts with one flashing refresh
- * once input idles, and from then on nothing in the process wakes up: no
+ * partial updates made while the user worked the backend cleans their ghosts
+ * with one flashing refresh once input idles, and from then on nothing in the process wakes up: no
  * event source fires and no thread switches context (/proc task status).
  */
 #include "epd_test.h"
@@ -52,7 +52,10 @@ other_threads_switches(void)
 int
 main(void)
 {
-	struct vl_epd_backend_options options = {.idle_cleanup_ms = CLEANUP_MS};
+	struct vl_epd_backend_options options = {
+		.idle_cleanup_ms = CLEANUP_MS,
+		.input_window_ms = 60000,
+	};
 	struct scene_harness harness, *h = &harness;
 	struct vl_epd_feedback feedback;
 	char error[256];
@@ -65,7 +68,7 @@ main(void)
 	REQUIRE_MSG(
 		scene_harness_start_with(h, &options, error, sizeof(error)), "backend: %s", error);
 
-	epd_phase("a page, then a small black block blinking with DU");
+	epd_phase("a page, then a small black block blinking with DU at each key");
 	scene_harness_rect(h, 0, 0, W, H, 255);
 	REQUIRE(scene_harness_show(h, &feedback));
 	REQUIRE_RC(epd_wait_idle(d), 0);
@@ -74,6 +77,7 @@ main(void)
 	uint64_t last_commit_ns = 0;
 	epd_trace_clear(d);
 	for (int i = 0; i < 4; i++) {
+		vl_epd_backend_notify_input(h->backend, VL_EPD_INPUT_KEY);
 		scene_harness_set_gray(block, i % 2 ? 0 : 255);
 		last_commit_ns = epd_now_ns();
 		REQUIRE(scene_harness_show(h, &feedback));

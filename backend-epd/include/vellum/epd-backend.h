@@ -2,8 +2,8 @@
  * libvellum-epd: a wlroots 0.18 backend whose outputs are e-paper panels.
  *
  * Each commit's damage becomes grayscale, waveform-aware panel updates; the
- * output's frame events are held back while the panel is saturated, and its
- * present events carry the time the panel settled.
+ * output's frame events are held back while an area waits for the panel,
+ * and its present events carry the time the panel settled.
  */
 #ifndef VELLUM_EPD_BACKEND_H
 #define VELLUM_EPD_BACKEND_H
@@ -30,10 +30,34 @@ struct vl_epd_backend_options {
 	 * epdfb reports them, else the NXP BSP's numbering.
 	 */
 	const char *waveform_map;
-	/* Partial updates of an area before it gets a flashing refresh; 0: never. */
+	/*
+	 * Partial updates of an area before it gets a flashing refresh; 0: never,
+	 * the ghost debt alone decides.
+	 */
 	unsigned int full_refresh_every;
-	/* A flashing cleanup this long after the last update; 0: never. */
+	/*
+	 * Once the panel and the input have been quiet this long, the areas drawn
+	 * fast while the user worked, and those whose flash was put off, are
+	 * redrawn; 0: never.
+	 */
 	unsigned int idle_cleanup_ms;
+	/* The user works while the last input is at most this old; 0: input changes nothing. */
+	unsigned int input_window_ms;
+	/*
+	 * A change waits this long before it goes to the panel, so that the
+	 * commits a client splits one change into (Xwayland commits twice) cost
+	 * one update; 0: changes go at once.
+	 */
+	unsigned int merge_window_ms;
+};
+
+/* What the user did: it decides the fast waveform while they work. */
+enum vl_epd_input {
+	VL_EPD_INPUT_KEY,
+	VL_EPD_INPUT_POINTER,
+	VL_EPD_INPUT_TOUCH,
+	VL_EPD_INPUT_PEN,    /* strokes: A2 */
+	VL_EPD_INPUT_SCROLL, /* moving content: A2 */
 };
 
 /* Hints for an area of the next commit, in output buffer coordinates. */
@@ -63,9 +87,21 @@ struct wlr_backend *vl_epd_backend_create(struct wl_event_loop *loop,
 bool vl_backend_is_epd(struct wlr_backend *backend);
 bool vl_output_is_epd(struct wlr_output *output);
 
-/* Applies options' full_refresh_every and idle_cleanup_ms from now on. */
+/*
+ * Applies options' full_refresh_every, idle_cleanup_ms, input_window_ms and
+ * merge_window_ms from now on.
+ */
 void vl_epd_output_set_policy(
 	struct wlr_output *output, const struct vl_epd_backend_options *options);
+
+/*
+ * Tells the backend's outputs that the user did something now: while input
+ * comes, small changes go out in a fast waveform (DU; A2 for pen and
+ * scrolling) without ghost flashes, and their areas are redrawn for quality
+ * once the panel and the input have been quiet for idle_cleanup_ms. Explicit
+ * modes in hints still win. backend may be any backend; others ignore it.
+ */
+void vl_epd_backend_notify_input(struct wlr_backend *backend, enum vl_epd_input kind);
 
 /* Attaches a hint to the output's next commit. */
 void vl_epd_output_add_hint(struct wlr_output *output, const struct vl_epd_hint *hint);

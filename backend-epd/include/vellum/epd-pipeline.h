@@ -244,7 +244,8 @@ struct vl_epd_plan {
 	pixman_box32_t box;
 	enum vl_epd_content content;
 	struct vl_epd_waveform_choice choice;
-	bool full; /* UPDATE_MODE_FULL */
+	bool full;     /* UPDATE_MODE_FULL */
+	bool remember; /* drawn fast while the user works: the idle cleanup redraws it */
 };
 
 struct vl_epd_merge_options {
@@ -265,11 +266,11 @@ struct vl_epd_merge_options {
  * qualifies. Then, while more than max_rects are left, the pair whose union
  * costs least extra merges.
  *
- * Only compatible plans merge: the same content, waveform choice and full
- * flag. With mixed, any two may; the union takes the content and choice of
- * the richer member (IMAGE > GRAY > MONO; the larger area on a tie) and is
- * full if either was. So without mixed the result exceeds max_rects only
- * when more than max_rects kinds of plans are present.
+ * Only compatible plans merge: the same content, waveform choice, full and
+ * remember flags. With mixed, any two may; the union takes the content and
+ * choice of the richer member (IMAGE > GRAY > MONO; the larger area on a
+ * tie) and is full, or remembered, if either was. So without mixed the result exceeds max_rects
+ * only when more than max_rects kinds of plans are present.
  */
 size_t vl_epd_merge(
 	struct vl_epd_plan *plans, size_t n, const struct vl_epd_merge_options *options);
@@ -283,6 +284,9 @@ struct vl_epd_ghost_options {
 	uint32_t full_refresh_every;
 	/* Debt on a cell before its next update flashes; 0: no limit. */
 	uint32_t debt_threshold;
+	/* Debt from which the idle cleanup flashes a remembered cell, not just redraws it; 0:
+	 * never. */
+	uint32_t cleanup_debt;
 	/* A cleanup this long after the last update; 0: none. */
 	uint32_t idle_cleanup_ms;
 	/* Debt a non-flashing update adds to each cell it touches. */
@@ -290,8 +294,10 @@ struct vl_epd_ghost_options {
 };
 
 /*
- * Defaults: 64-px cells, a flash after 20 partials or 40 debt, no idle
- * cleanup, debt A2 4, DU 2, GC4 2, GL16 1, GC16 1, other waveforms 2.
+ * Defaults: 64-px cells, a flash after 40 debt whatever the count of
+ * partials, a cleanup flash from 4 debt (two DU updates, one A2), no idle
+ * cleanup, debt A2 4, DU 2, GC4 2, GL16 1, GC16 1, other waveforms 2. A
+ * minute of a clock ticking every second in GL16 flashes once.
  */
 void vl_epd_ghost_options_default(
 	struct vl_epd_ghost_options *options, int32_t panel_width, int32_t panel_height);
@@ -325,15 +331,25 @@ void vl_epd_ghost_record(struct vl_epd_ghost *ghost, const pixman_box32_t *box, 
 	bool flashing, uint64_t now_ms);
 
 /*
- * Idle cleanup. When idle_cleanup_ms is set and some cell had a partial
- * update since its last flash, sets *deadline_ms to the last update's time
- * + idle_cleanup_ms, *area (if not NULL) to those cells, and returns the
- * milliseconds left until the deadline (0: due now). Otherwise returns -1.
- * area is an initialized region. The caller runs the cleanup as a flashing
- * update and records it.
+ * Remembers the cells box touches for the idle cleanup: they were drawn
+ * with a fast waveform while the user worked, and want a redraw for quality.
+ */
+void vl_epd_ghost_remember(struct vl_epd_ghost *ghost, const pixman_box32_t *box);
+/* Forgets the cells box covers entirely: a redraw cleaned them up. */
+void vl_epd_ghost_forget(struct vl_epd_ghost *ghost, const pixman_box32_t *box);
+
+/*
+ * Idle cleanup. When idle_cleanup_ms is set and some cell is remembered or
+ * due for a flash (a promotion put off), sets *deadline_ms to the last
+ * update's time + idle_cleanup_ms and returns the milliseconds left until
+ * it (0: due now); otherwise returns -1. flash and redraw (initialized
+ * regions, or NULL) get those cells: flash the ones due or with at least
+ * cleanup_debt, redraw the other remembered ones. The caller runs flash as
+ * a flashing update, redraw as a non-flashing quality one (GL16), records
+ * both and forgets the redrawn cells.
  */
 int64_t vl_epd_ghost_cleanup(const struct vl_epd_ghost *ghost, uint64_t now_ms,
-	uint64_t *deadline_ms, pixman_region32_t *area);
+	uint64_t *deadline_ms, pixman_region32_t *flash, pixman_region32_t *redraw);
 
 /* The partials and debt of the cell holding pixel (x, y); false outside the panel. */
 bool vl_epd_ghost_cell(

@@ -1,0 +1,258 @@
+/*
+ * The refresh policy while the user works, on the memory device: changes
+ * made while input comes go out fast (DU, A2 for pen and scrolling) and
+ * flash nowhere; once panel and input are quiet, the areas drawn so get one
+ * cleanup update each; a clock ticking without input flashes only when its
+ * ghost debt says so. Runs under ASan and UBSan too.
+ */
+#include <epdfb.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <vellum/epd-pipeline.h>
+
+#include "backend.h"
+#include "scene_harness.h"
+
+#define W 400
+#define H 300
+
+/* Long enough that every commit of a test counts as made while the user works. */
+#define WINDOW_MS 60000
+
+struct fixture {
+	struct scene_harness h;
+	struct vl_epd_device *device;
+	size_t seen;
+};
+
+static void
+start(struct fixture *f, unsigned int input_window_ms, unsigned int idle_cleanup_ms)
+{
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.input_window_ms = input_window_ms,
+		.idle_cleanup_ms = idle_cleanup_ms,
+	};
+	char error[256];
+
+	memset(f, 0, sizeof(*f));
+	if (!scene_harness_start_with(&f->h, &options, error, sizeof(error)))
+		fail_msg("%s", error);
+	struct vl_epd_backend *backend = wl_container_of(f->h.backend, backend, base);
+	f->device = backend->device;
+	/* a white page, flashed once as the first frame is */
+	scene_harness_rect(&f->h, 0, 0, W, H, 255);
+}
+
+/* Shows the scene; returns the updates since the last look. */
+static size_t
+show(struct fixture *f, const struct vl_epd_update **fresh)
+{
+	struct vl_epd_feedback feedback;
+	const struct vl_epd_update *all;
+
+	assert_true(scene_harness_show(&f->h, &feedback));
+	assert_true(feedback.settled);
+	size_t n = vl_epd_memory_updates(f->device, &all);
+	*fresh = all + f->seen;
+	size_t count = n - f->seen;
+	f->seen = n;
+	return count;
+}
+
+/* Runs the loop until an update beyond the seen ones came (or ms passed); returns them. */
+static size_t
+wait_updates(struct fixture *f, int ms, const struct vl_epd_update **fresh)
+{
+	const struct vl_epd_update *all;
+	size_t n = vl_epd_memory_updates(f->device, &all);
+
+	for (int waited = 0; waited < ms && n == f->seen; waited += 20) {
+		scene_harness_idle(&f->h, 20);
+		n = vl_epd_memory_updates(f->device, &all);
+	}
+	/* the cleanup's updates are submitted together: take them all */
+	scene_harness_idle(&f->h, 20);
+	n = vl_epd_memory_updates(f->device, &all);
+	*fresh = all + f->seen;
+	size_t count = n - f->seen;
+	f->seen = n;
+	return count;
+}
+
+static bool
+contains(const struct vl_epd_update *u, int x1, int y1, int x2, int y2)
+{
+	return u->rect.left <= (uint32_t)x1 && u->rect.top <= (uint32_t)y1 &&
+	       u->rect.left + u->rect.width >= (uint32_t)x2 &&
+	       u->rect.top + u->rect.height >= (uint32_t)y2;
+}
+
+/*
+ * Antialiased text typed over and over in one place while keys come: every
+ * update is a DU and none flashes, though its ghost debt passes the limit
+ * at which an update flashes without input.
+ */
+static void
+test_typing_is_fast_and_flashes_nowhere(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 0);
+	show(&f, &u);
+	struct wlr_scene_rect *glyph = scene_harness_rect(&f.h, 40, 40, 8, 12, 255);
+	for (int i = 0; i < 30; i++) {
+		vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+		scene_harness_set_gray(glyph, i % 2 ? 255 : 90);
+		assert_int_equal(show(&f, &u), 1);
+		assert_int_equal(u[0].waveform, WAVEFORM_MODE_DU);
+		assert_false(u[0].full);
+	}
+	/* on DU, gray is dithered to black and white */
+	uint8_t v = f.device->pixels[45 * W + 44];
+	assert_true(v == 0 || v == 255);
+	scene_harness_finish(&f.h);
+}
+
+/* A pen stroke or a scroll goes out in A2, also for a large area. */
+static void
+test_pen_and_scroll_use_a2(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 0);
+	show(&f, &u);
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_PEN);
+	scene_harness_rect(&f.h, 100, 100, 30, 4, 0);
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
+	assert_false(u[0].full);
+
+	/* content scrolled over most of the panel: no page flash either */
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_SCROLL);
+	scene_harness_rect(&f.h, 0, 0, W, H - 10, 140);
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
+	assert_false(u[0].full);
+	scene_harness_finish(&f.h);
+}
+
+/* An explicit mode wins over the input policy. */
+static void
+test_explicit_mode_wins(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	struct vl_epd_hint quality = {.box = {200, 100, 40, 40}, .mode = VL_EPD_MODE_QUALITY};
+	(void)state;
+
+	start(&f, WINDOW_MS, 0);
+	show(&f, &u);
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_PEN);
+	scene_harness_rect(&f.h, 200, 100, 40, 40, 120);
+	vl_epd_output_add_hint(f.h.output, &quality);
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GC16);
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * Once input and panel are quiet for the idle delay, each area drawn fast
+ * gets one cleanup update: a flash where several fast updates left debt, a
+ * 16-level redraw without a flash where one did; then nothing more.
+ */
+static void
+test_idle_cleanup_per_area(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 200);
+	show(&f, &u);
+	/* a line typed in the top left cell, one key far from it */
+	for (int i = 0; i < 4; i++) {
+		vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+		scene_harness_rect(&f.h, 8 + 10 * i, 8, 8, 12, 0);
+		assert_int_equal(show(&f, &u), 1);
+		assert_int_equal(u[0].waveform, WAVEFORM_MODE_DU);
+	}
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+	scene_harness_rect(&f.h, 300, 200, 8, 12, 100);
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_DU);
+	uint8_t dithered = f.device->pixels[205 * W + 304];
+	assert_true(dithered == 0 || dithered == 255);
+
+	size_t n = wait_updates(&f, 5000, &u);
+	assert_int_equal(n, 2);
+	size_t flash = u[0].full ? 0 : 1, redraw = 1 - flash;
+	assert_true(u[flash].full);
+	assert_int_equal(u[flash].waveform, WAVEFORM_MODE_GC16);
+	assert_true(contains(&u[flash], 8, 8, 48, 20));
+	assert_false(contains(&u[flash], 300, 200, 308, 212));
+	assert_false(u[redraw].full);
+	assert_int_equal(u[redraw].waveform, WAVEFORM_MODE_GL16);
+	assert_true(contains(&u[redraw], 300, 200, 308, 212));
+	/* the redraw shows the gray, not its dither */
+	assert_int_equal(f.device->pixels[205 * W + 304], vl_epd_quantize_value(100, 16));
+
+	/* cleaned up: nothing more comes */
+	assert_int_equal(wait_updates(&f, 600, &u), 0);
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * A clock ticking without input is not the user working: its ticks keep
+ * their waveform, get no cleanup while the panel rests between them, and
+ * flash only once their ghost debt is due.
+ */
+static void
+test_clock_flashes_by_debt(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 50);
+	show(&f, &u);
+	struct wlr_scene_rect *hand = scene_harness_rect(&f.h, 200, 150, 10, 30, 255);
+	size_t flashes = 0, first_flash = 0;
+	for (size_t tick = 1; tick <= 45; tick++) {
+		scene_harness_set_gray(hand, tick % 2 ? 100 : 160);
+		assert_int_equal(show(&f, &u), 1);
+		assert_int_equal(
+			u[0].waveform, u[0].full ? WAVEFORM_MODE_GC16 : WAVEFORM_MODE_GL16);
+		if (u[0].full && flashes++ == 0)
+			first_flash = tick;
+		/* the panel rests between a few ticks, longer than the idle delay */
+		if (tick % 15 == 0)
+			assert_int_equal(wait_updates(&f, 200, &u), 0);
+	}
+	/* GL16 adds 1 debt a tick; the 41st tick finds 40 and flashes */
+	assert_int_equal(flashes, 1);
+	assert_int_equal(first_flash, 41);
+	scene_harness_finish(&f.h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_typing_is_fast_and_flashes_nowhere),
+		cmocka_unit_test(test_pen_and_scroll_use_a2),
+		cmocka_unit_test(test_explicit_mode_wins),
+		cmocka_unit_test(test_idle_cleanup_per_area),
+		cmocka_unit_test(test_clock_flashes_by_debt),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

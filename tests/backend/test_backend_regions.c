@@ -1,0 +1,275 @@
+/*
+ * Pipelined regions on the memory device, whose updates are held in flight
+ * at will: an area that overlaps no update in flight goes to the panel at
+ * once, however many run elsewhere; content for an area with an update on
+ * the panel and one queued behind it waits, merging into one later update;
+ * a commit is shown when every area of it is; a change split over two
+ * commits costs one update. Runs under ASan and UBSan too.
+ */
+#include <epdfb.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <vellum/epd-pipeline.h>
+
+#include "backend.h"
+#include "scene_harness.h"
+
+#define W 400
+#define H 300
+
+struct fixture {
+	struct scene_harness h;
+	struct vl_epd_device *device;
+};
+
+struct settle {
+	bool done, settled;
+	char waveform[16];
+};
+
+static void
+note_feedback(const struct vl_epd_feedback *feedback, void *data)
+{
+	struct settle *settle = data;
+
+	assert_false(settle->done); /* exactly once */
+	settle->done = true;
+	settle->settled = feedback->settled;
+	/* a discarded commit names none */
+	if (feedback->waveform)
+		strncpy(settle->waveform, feedback->waveform, sizeof(settle->waveform) - 1);
+}
+
+static void
+start_with(struct fixture *f, unsigned int merge_window_ms)
+{
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.merge_window_ms = merge_window_ms,
+	};
+	char error[256];
+
+	memset(f, 0, sizeof(*f));
+	if (!scene_harness_start_with(&f->h, &options, error, sizeof(error)))
+		fail_msg("%s", error);
+	struct vl_epd_backend *backend = wl_container_of(f->h.backend, backend, base);
+	f->device = backend->device;
+	scene_harness_rect(&f->h, 0, 0, W, H, 255);
+	struct vl_epd_feedback feedback;
+	assert_true(scene_harness_show(&f->h, &feedback));
+}
+
+static void
+start(struct fixture *f)
+{
+	start_with(f, 0);
+}
+
+static size_t
+n_updates(struct fixture *f)
+{
+	const struct vl_epd_update *all;
+
+	return vl_epd_memory_updates(f->device, &all);
+}
+
+static const struct vl_epd_update *
+update_at(struct fixture *f, size_t i)
+{
+	const struct vl_epd_update *all;
+
+	assert_true(i < vl_epd_memory_updates(f->device, &all));
+	return &all[i];
+}
+
+/* Lets the I/O threads and the event loop catch up; nothing completes while held. */
+static void
+settle_loop(struct fixture *f)
+{
+	scene_harness_idle(&f->h, 50);
+}
+
+/*
+ * Five areas apart from each other, committed one after the other while
+ * the panel shows the first: each goes to the panel at once, and the
+ * output asks for the next frame every time.
+ */
+static void
+test_apart_areas_go_at_once(void **state)
+{
+	struct fixture f;
+	struct settle first = {0};
+	(void)state;
+
+	start(&f);
+	size_t before = n_updates(&f);
+	vl_epd_memory_hold(f.device, true);
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &first);
+	for (int i = 0; i < 5; i++) {
+		scene_harness_rect(&f.h, 10 + 75 * i, 100, 20, 20, 0);
+		assert_true(scene_harness_commit(&f.h));
+		settle_loop(&f);
+		assert_int_equal(n_updates(&f), before + i + 1);
+	}
+	assert_false(first.done);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(update_at(&f, before + i)->rect.left, 10 + 75 * i);
+	vl_epd_memory_hold(f.device, false);
+	assert_true(scene_harness_run_until(&f.h, &first.done));
+	assert_true(first.settled);
+	assert_true(scene_harness_wait_frame(&f.h));
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * One area changed four times while the panel is busy with it: the first
+ * change is on the panel, the second queued behind it; the third and the
+ * fourth wait and go as one update of the newest content, the third
+ * discarded, the fourth shown.
+ */
+static void
+test_overlapping_area_waits_and_merges(void **state)
+{
+	struct fixture f;
+	struct settle s[4] = {0};
+	(void)state;
+
+	start(&f);
+	struct wlr_scene_rect *rect = scene_harness_rect(&f.h, 100, 100, 40, 40, 255);
+	struct vl_epd_feedback feedback;
+	assert_true(scene_harness_show(&f.h, &feedback));
+	size_t before = n_updates(&f);
+	vl_epd_memory_hold(f.device, true);
+	static const uint8_t grays[4] = {0, 255, 0, 128};
+	for (int i = 0; i < 4; i++) {
+		vl_epd_output_add_feedback(f.h.output, note_feedback, &s[i]);
+		scene_harness_set_gray(rect, grays[i]);
+		assert_true(wlr_scene_output_commit(f.h.scene_output, NULL));
+		settle_loop(&f);
+	}
+	/* two in flight over the area; the rest waits, and so do frames */
+	assert_int_equal(n_updates(&f), before + 2);
+	assert_false(f.h.frame_ready);
+	assert_true(s[2].done);
+	assert_false(s[2].settled);
+	assert_false(s[3].done);
+
+	vl_epd_memory_hold(f.device, false);
+	assert_true(scene_harness_run_until(&f.h, &s[3].done));
+	assert_true(s[0].settled && s[1].settled && s[3].settled);
+	assert_int_equal(n_updates(&f), before + 3);
+	assert_int_equal(f.device->pixels[110 * W + 110], vl_epd_quantize_value(128, 16));
+	assert_true(scene_harness_wait_frame(&f.h));
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * A commit with an area free and one that must wait: the free one goes at
+ * once, and the commit is shown only once the other reached the panel too.
+ * Feedback on the free area names the waveform that drew it.
+ */
+static void
+test_commit_shown_when_every_area_is(void **state)
+{
+	struct fixture f;
+	struct settle busy[2] = {0}, both = {0}, free_area = {0};
+	struct wlr_box free_box = {300, 200, 30, 30};
+	(void)state;
+
+	start(&f);
+	struct wlr_scene_rect *rect = scene_harness_rect(&f.h, 20, 20, 40, 40, 255);
+	struct vl_epd_feedback feedback;
+	assert_true(scene_harness_show(&f.h, &feedback));
+	vl_epd_memory_hold(f.device, true);
+	for (int i = 0; i < 2; i++) {
+		vl_epd_output_add_feedback(f.h.output, note_feedback, &busy[i]);
+		scene_harness_set_gray(rect, i ? 255 : 0);
+		assert_true(wlr_scene_output_commit(f.h.scene_output, NULL));
+		settle_loop(&f);
+	}
+	size_t before = n_updates(&f);
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &both);
+	assert_true(vl_epd_output_add_area_feedback(
+		f.h.output, &free_box, 7, note_feedback, &free_area));
+	scene_harness_set_gray(rect, 0);
+	scene_harness_rect(&f.h, 300, 200, 30, 30, 0);
+	assert_true(wlr_scene_output_commit(f.h.scene_output, NULL));
+	settle_loop(&f);
+	/* the free area went at once */
+	assert_int_equal(n_updates(&f), before + 1);
+	assert_int_equal(update_at(&f, before)->rect.left, 300);
+
+	vl_epd_memory_hold(f.device, false);
+	assert_true(scene_harness_run_until(&f.h, &both.done));
+	assert_true(both.settled);
+	assert_true(busy[0].settled && busy[1].settled);
+	assert_true(free_area.done && free_area.settled);
+	assert_string_equal(free_area.waveform, "DU");
+	/* and the waiting area came after it */
+	assert_int_equal(n_updates(&f), before + 2);
+	assert_int_equal(update_at(&f, before + 1)->rect.left, 20);
+	assert_int_equal(f.device->pixels[30 * W + 30], 0);
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * One change a client commits in two halves, the second after the frame
+ * that followed the first (as Xwayland does): without a merge window two
+ * updates, with one a single update showing both halves, and the first
+ * commit superseded by the second.
+ */
+static void
+split_change(unsigned int merge_window_ms, size_t want_updates)
+{
+	struct fixture f;
+	struct settle first = {0}, second = {0};
+
+	start_with(&f, merge_window_ms);
+	size_t before = n_updates(&f);
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &first);
+	scene_harness_rect(&f.h, 100, 100, 60, 20, 0);
+	assert_true(scene_harness_commit(&f.h));
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &second);
+	scene_harness_rect(&f.h, 100, 120, 60, 20, 0);
+	assert_true(scene_harness_commit(&f.h));
+	assert_true(scene_harness_run_until(&f.h, &second.done));
+	assert_true(second.settled);
+	assert_true(first.done);
+	assert_int_equal(n_updates(&f), before + want_updates);
+	if (want_updates == 1) {
+		assert_false(first.settled);
+		const struct vl_epd_update *u = update_at(&f, before);
+		assert_int_equal(u->rect.top, 100);
+		assert_int_equal(u->rect.height, 40);
+	}
+	assert_int_equal(f.device->pixels[110 * W + 110], 0);
+	assert_int_equal(f.device->pixels[130 * W + 110], 0);
+	scene_harness_finish(&f.h);
+}
+
+static void
+test_split_change_costs_one_update(void **state)
+{
+	(void)state;
+
+	split_change(0, 2);
+	/* long enough for the second half on any machine */
+	split_change(2000, 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apart_areas_go_at_once),
+		cmocka_unit_test(test_overlapping_area_waits_and_merges),
+		cmocka_unit_test(test_commit_shown_when_every_area_is),
+		cmocka_unit_test(test_split_change_costs_one_update),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
