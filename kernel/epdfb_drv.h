@@ -178,7 +178,9 @@ struct epdfb_done_marker {
  * @bpp: 8 (gray) or 32 (XRGB8888)
  * @line_length: bytes per framebuffer line
  * @time_scale: percentage applied to every waveform duration
- * @wait_holds_lock: MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps info->lock held
+ * @wait_holds_lock: MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps @ioctl_lock held
+ * @ioctl_lock: with @wait_holds_lock, serializes the driver's ioctls in
+ *	place of info->lock
  * @ops: panel backend
  * @panel: panel backend state
  * @lock: protects everything below
@@ -233,6 +235,7 @@ struct epdfb_par {
 	u32 line_length;
 	u32 time_scale;
 	bool wait_holds_lock;
+	struct mutex ioctl_lock; /* see the kernel-doc above */
 	const struct epdfb_panel_ops *ops;
 	void *panel;
 

@@ -52,7 +52,7 @@ MODULE_PARM_DESC(auto_update,
 static bool wait_holds_lock;
 module_param(wait_holds_lock, bool, 0444);
 MODULE_PARM_DESC(wait_holds_lock,
-		 "MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps the fbdev lock held, as mxc_epdc_fb does (default 0)");
+		 "MXCFB_WAIT_FOR_UPDATE_COMPLETE blocks the driver's other ioctls, as mxc_epdc_fb's does (default 0)");
 
 /* fb_destroy may run after the last close; module exit waits for it. */
 static atomic_t epdfb_live = ATOMIC_INIT(0);
@@ -216,6 +216,7 @@ static void epdfb_destroy(struct fb_info *info)
 	par->ops->fini(par);
 	epdfb_queue_fini(par);
 	vfree(par->screen);
+	mutex_destroy(&par->ioctl_lock);
 	framebuffer_release(info);
 	if (atomic_dec_and_test(&epdfb_live))
 		wake_up_all(&epdfb_gone);
@@ -283,6 +284,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	par->auto_update = auto_update ? AUTO_UPDATE_MODE_AUTOMATIC_MODE :
 					 AUTO_UPDATE_MODE_REGION_MODE;
 	par->wait_holds_lock = wait_holds_lock;
+	mutex_init(&par->ioctl_lock);
 	par->ops = &epdfb_sim_ops;
 	size = PAGE_ALIGN((size_t)par->line_length * height);
 
@@ -339,6 +341,7 @@ err_queue:
 err_vfree:
 	vfree(par->screen);
 err_release:
+	mutex_destroy(&par->ioctl_lock);
 	framebuffer_release(info);
 	epdfb_probe_error = ret;
 	return ret;
