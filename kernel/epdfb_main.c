@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
+#include <linux/wait_bit.h>
 
 #include "epdfb_drv.h"
 
@@ -54,9 +55,13 @@ module_param(wait_holds_lock, bool, 0444);
 MODULE_PARM_DESC(wait_holds_lock,
 		 "MXCFB_WAIT_FOR_UPDATE_COMPLETE blocks the driver's other ioctls, as mxc_epdc_fb's does (default 0)");
 
-/* fb_destroy may run after the last close; module exit waits for it. */
+/*
+ * fb_destroy may run after the last close, and the fbdev core calls it after
+ * dropping the module reference that the open file held, so nothing keeps
+ * the module loaded meanwhile: module exit waits until the count of devices
+ * not yet destroyed is 0.
+ */
 static atomic_t epdfb_live = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(epdfb_gone);
 static struct platform_device *epdfb_pdev;
 /* Why the probe failed: registering the device does not say. */
 static int epdfb_probe_error;
@@ -256,8 +261,13 @@ static void epdfb_destroy(struct fb_info *info)
 	fb_dealloc_cmap(&info->cmap);
 	mutex_destroy(&par->ioctl_lock);
 	framebuffer_release(info);
+	/*
+	 * Module exit may return as soon as the count is 0, and the module's
+	 * memory be freed: the wake-up comes last and uses a wait queue of
+	 * the kernel's, not one in the module's data.
+	 */
 	if (atomic_dec_and_test(&epdfb_live))
-		wake_up_all(&epdfb_gone);
+		wake_up_var(&epdfb_live);
 }
 
 static const struct fb_ops epdfb_ops = {
@@ -469,7 +479,7 @@ static void __exit epdfb_exit(void)
 {
 	platform_device_unregister(epdfb_pdev);
 	platform_driver_unregister(&epdfb_driver);
-	wait_event(epdfb_gone, !atomic_read(&epdfb_live));
+	wait_var_event(&epdfb_live, !atomic_read(&epdfb_live));
 	epdfb_debugfs_remove_root();
 }
 
