@@ -13,9 +13,12 @@
  *                    that many updates hang until the driver abandons them
  * epdfb/fbN/inject_temperature_errors
  *                    that many temperature sensor reads fail
+ *
+ * A fault count is a u32; writing anything else fails with EINVAL.
  */
 
 #include <linux/debugfs.h>
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -205,6 +208,68 @@ static const struct file_operations epdfb_updates_fops = {
 	.release = single_release,
 };
 
+/*
+ * The fault counts are taken one at a time by the queue under par->lock, so
+ * they are read and set under it too, never with a plain store that could
+ * undo a decrement made meanwhile.
+ */
+struct epdfb_inject_knob {
+	struct epdfb_par *par;
+	u32 *count;
+};
+
+static int epdfb_inject_get(void *data, u64 *val)
+{
+	struct epdfb_inject_knob *knob = data;
+
+	mutex_lock(&knob->par->lock);
+	*val = *knob->count;
+	mutex_unlock(&knob->par->lock);
+	return 0;
+}
+
+static int epdfb_inject_set(void *data, u64 val)
+{
+	struct epdfb_inject_knob *knob = data;
+
+	if (val > U32_MAX)
+		return -EINVAL;
+	mutex_lock(&knob->par->lock);
+	*knob->count = val;
+	mutex_unlock(&knob->par->lock);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(epdfb_inject_fops, epdfb_inject_get,
+			 epdfb_inject_set, "%llu\n");
+
+static void epdfb_debugfs_create_knobs(struct epdfb_par *par)
+{
+	const struct {
+		const char *name;
+		u32 *count;
+	} knobs[] = {
+		{ "inject_capture_failures", &par->inject_capture_failures },
+		{ "inject_update_errors", &par->inject_update_errors },
+		{ "inject_update_hangs", &par->inject_update_hangs },
+		{ "inject_temperature_errors", &par->inject_temperature_errors },
+	};
+	struct epdfb_inject_knob *knob;
+	unsigned int i;
+
+	/* Freed after the device's removal, which removes the files first. */
+	knob = devm_kcalloc(par->dev, ARRAY_SIZE(knobs), sizeof(*knob),
+			    GFP_KERNEL);
+	if (!knob)
+		return;
+	for (i = 0; i < ARRAY_SIZE(knobs); i++, knob++) {
+		knob->par = par;
+		knob->count = knobs[i].count;
+		debugfs_create_file_unsafe(knobs[i].name, 0600, par->debugfs,
+					   knob, &epdfb_inject_fops);
+	}
+}
+
 /**
  * epdfb_debugfs_init() - create epdfb/fbN/ for a registered device
  * @par: device
@@ -219,14 +284,7 @@ void epdfb_debugfs_init(struct epdfb_par *par)
 	debugfs_create_file("stats", 0600, par->debugfs, par, &epdfb_stats_fops);
 	debugfs_create_file("updates", 0600, par->debugfs, par,
 			    &epdfb_updates_fops);
-	debugfs_create_u32("inject_capture_failures", 0600, par->debugfs,
-			   &par->inject_capture_failures);
-	debugfs_create_u32("inject_update_errors", 0600, par->debugfs,
-			   &par->inject_update_errors);
-	debugfs_create_u32("inject_update_hangs", 0600, par->debugfs,
-			   &par->inject_update_hangs);
-	debugfs_create_u32("inject_temperature_errors", 0600, par->debugfs,
-			   &par->inject_temperature_errors);
+	epdfb_debugfs_create_knobs(par);
 }
 
 /**

@@ -178,7 +178,9 @@ struct epdfb_done_marker {
  * @bpp: 8 (gray) or 32 (XRGB8888)
  * @line_length: bytes per framebuffer line
  * @time_scale: percentage applied to every waveform duration
- * @wait_holds_lock: MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps info->lock held
+ * @wait_holds_lock: MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps @ioctl_lock held
+ * @ioctl_lock: with @wait_holds_lock, serializes the driver's ioctls in
+ *	place of info->lock
  * @ops: panel backend
  * @panel: panel backend state
  * @lock: protects everything below
@@ -216,11 +218,12 @@ struct epdfb_done_marker {
  * @trace_head: next slot in @trace
  * @trace_len: valid entries in @trace
  * @debugfs: this device's debugfs directory
- * @palette: pseudo palette for the console in 32 bpp
+ * @palette: pseudo palette: the console's 16 colours as pixels
  * @damage_lock: protects @damage_top and @damage_bottom
  * @damage_top: first row drawn by the fbdev helpers since the last deferred
  *	IO run
  * @damage_bottom: row after the last one drawn, 0 if none
+ * @damage_full: write() drew some of those rows, not only the console
  */
 struct epdfb_par {
 	struct fb_info *info;
@@ -233,6 +236,7 @@ struct epdfb_par {
 	u32 line_length;
 	u32 time_scale;
 	bool wait_holds_lock;
+	struct mutex ioctl_lock; /* see the kernel-doc above */
 	const struct epdfb_panel_ops *ops;
 	void *panel;
 
@@ -273,6 +277,7 @@ struct epdfb_par {
 	spinlock_t damage_lock; /* see the kernel-doc above */
 	u32 damage_top;
 	u32 damage_bottom;
+	bool damage_full;
 };
 
 extern const struct epdfb_panel_ops epdfb_sim_ops;
@@ -282,7 +287,8 @@ int epdfb_queue_init(struct epdfb_par *par);
 void epdfb_queue_fini(struct epdfb_par *par);
 int epdfb_queue_submit(struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
-int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom);
+int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
+			    u32 mode);
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
 			    u32 *collided);
 int epdfb_queue_wait_pending(struct epdfb_par *par);

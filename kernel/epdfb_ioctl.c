@@ -195,45 +195,50 @@ static int epdfb_get_pwrdown_delay(struct epdfb_par *par, s32 __user *argp)
 	return put_user(delay, argp);
 }
 
-/**
- * epdfb_ioctl() - fb_ops.fb_ioctl
- * @info: fbdev device
- * @cmd: ioctl number
- * @arg: its argument, a user pointer for every command handled
- *
- * Return: 0 or a negative error code; -ENOTTY for unknown commands.
+/*
+ * What the driver's waits let go of while they sleep: the fbdev lock, or
+ * with wait_holds_lock the driver's own ioctl lock (see epdfb_ioctl()).
  */
-int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+static void epdfb_ioctl_release(struct epdfb_par *par)
+{
+	if (par->wait_holds_lock)
+		mutex_unlock(&par->ioctl_lock);
+	else
+		unlock_fb_info(par->info);
+}
+
+static void epdfb_ioctl_reacquire(struct epdfb_par *par)
+{
+	if (par->wait_holds_lock)
+		mutex_lock(&par->ioctl_lock);
+	else
+		lock_fb_info(par->info);
+}
+
+static int epdfb_ioctl_locked(struct fb_info *info, unsigned int cmd,
+			      unsigned long arg)
 {
 	struct epdfb_par *par = info->par;
 	void __user *argp = (void __user *)arg;
 	int ret;
 
-	/*
-	 * The fbdev core holds info->lock around fb_ioctl. The waits can last
-	 * seconds and touch nothing that lock guards, and holding it would
-	 * stall every other ioctl on the device meanwhile, such as a
-	 * compositor's next SEND_UPDATE while its completion thread waits.
-	 * mxc_epdc_fb does hold it during a marker wait; wait_holds_lock
-	 * reproduces that so that userspace can be tested against it.
-	 */
 	switch (cmd) {
 	case MXCFB_WAIT_FOR_UPDATE_COMPLETE:
 		if (par->wait_holds_lock)
 			return epdfb_wait_for_update(par, argp);
-		unlock_fb_info(info);
+		epdfb_ioctl_release(par);
 		ret = epdfb_wait_for_update(par, argp);
-		lock_fb_info(info);
+		epdfb_ioctl_reacquire(par);
 		return ret;
 	case FBIO_WAITFORVSYNC:
-		unlock_fb_info(info);
+		epdfb_ioctl_release(par);
 		/*
 		 * What was written before the call, through the mapping or
 		 * write(), becomes updates now, so that the wait covers it.
 		 */
 		flush_delayed_work(&info->deferred_work);
 		ret = epdfb_queue_wait_pending(par);
-		lock_fb_info(info);
+		epdfb_ioctl_reacquire(par);
 		return ret;
 	case MXCFB_SEND_UPDATE:
 		return epdfb_send_update(par, argp);
@@ -256,6 +261,40 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/**
+ * epdfb_ioctl() - fb_ops.fb_ioctl
+ * @info: fbdev device
+ * @cmd: ioctl number
+ * @arg: its argument, a user pointer for every command handled
+ *
+ * The fbdev core holds info->lock around fb_ioctl. The waits can last
+ * seconds and touch nothing that lock guards, and holding it would stall
+ * every other ioctl on the device meanwhile, such as a compositor's next
+ * SEND_UPDATE while its completion thread waits, so they drop it.
+ *
+ * mxc_epdc_fb does hold it during a marker wait; wait_holds_lock reproduces
+ * that for the driver's own ioctls, so that userspace can be tested against
+ * it, but with a lock of the driver's: FBIOPUT_VSCREENINFO and the console
+ * take console_lock before info->lock, and a marker wait holding info->lock
+ * would stall the writes of every text console behind it.
+ *
+ * Return: 0 or a negative error code; -ENOTTY for unknown commands.
+ */
+int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
+{
+	struct epdfb_par *par = info->par;
+	int ret;
+
+	if (!par->wait_holds_lock)
+		return epdfb_ioctl_locked(info, cmd, arg);
+	unlock_fb_info(info);
+	mutex_lock(&par->ioctl_lock);
+	ret = epdfb_ioctl_locked(info, cmd, arg);
+	mutex_unlock(&par->ioctl_lock);
+	lock_fb_info(info);
+	return ret;
 }
 
 #ifdef CONFIG_COMPAT

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
+#include <linux/wait_bit.h>
 
 #include "epdfb_drv.h"
 
@@ -52,11 +53,15 @@ MODULE_PARM_DESC(auto_update,
 static bool wait_holds_lock;
 module_param(wait_holds_lock, bool, 0444);
 MODULE_PARM_DESC(wait_holds_lock,
-		 "MXCFB_WAIT_FOR_UPDATE_COMPLETE keeps the fbdev lock held, as mxc_epdc_fb does (default 0)");
+		 "MXCFB_WAIT_FOR_UPDATE_COMPLETE blocks the driver's other ioctls, as mxc_epdc_fb's does (default 0)");
 
-/* fb_destroy may run after the last close; module exit waits for it. */
+/*
+ * fb_destroy may run after the last close, and the fbdev core calls it after
+ * dropping the module reference that the open file held, so nothing keeps
+ * the module loaded meanwhile: module exit waits until the count of devices
+ * not yet destroyed is 0.
+ */
 static atomic_t epdfb_live = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(epdfb_gone);
 static struct platform_device *epdfb_pdev;
 /* Why the probe failed: registering the device does not say. */
 static int epdfb_probe_error;
@@ -66,9 +71,11 @@ static int epdfb_probe_error;
  * context, so they only note the rows and leave them to the deferred IO work,
  * with the dirty pages of the mapping: fsync() and FBIO_WAITFORVSYNC flush
  * both at once, and the fbdev core flushes that work before the device is
- * destroyed, so nothing of it outlives the device.
+ * destroyed, so nothing of it outlives the device. @full: the rows were
+ * written with write(), not drawn by the console.
  */
-static void epdfb_damage_rows(struct epdfb_par *par, u32 top, u32 bottom)
+static void epdfb_damage_rows(struct epdfb_par *par, u32 top, u32 bottom,
+			      bool full)
 {
 	unsigned long flags;
 
@@ -79,7 +86,9 @@ static void epdfb_damage_rows(struct epdfb_par *par, u32 top, u32 bottom)
 	if (par->damage_bottom) {
 		top = min(top, par->damage_top);
 		bottom = max(bottom, par->damage_bottom);
+		full |= par->damage_full;
 	}
+	par->damage_full = full;
 	par->damage_top = top;
 	par->damage_bottom = bottom;
 	spin_unlock_irqrestore(&par->damage_lock, flags);
@@ -92,34 +101,48 @@ static void epdfb_damage_range(struct fb_info *info, off_t off, size_t len)
 
 	if (len)
 		epdfb_damage_rows(par, off / par->line_length,
-				  (off + len - 1) / par->line_length + 1);
+				  (off + len - 1) / par->line_length + 1, true);
 }
 
 static void epdfb_damage_area(struct fb_info *info, u32 x, u32 y, u32 w, u32 h)
 {
 	if (h)
-		epdfb_damage_rows(info->par, y, y + h);
+		epdfb_damage_rows(info->par, y, y + h, false);
 }
 
 FB_GEN_DEFAULT_DEFERRED_SYSMEM_OPS(epdfb, epdfb_damage_range, epdfb_damage_area)
 
-/* Rows to submit, joined while they come in order of their first row. */
+/*
+ * Rows to submit, joined while they come in order of their first row; a band
+ * is FULL if any of its rows was written through the mapping or write().
+ */
 struct epdfb_bands {
 	struct epdfb_par *par;
 	u32 top;
 	u32 bottom;
+	bool full;
 };
 
-static void epdfb_bands_add(struct epdfb_bands *bands, u32 first, u32 last)
+static void epdfb_bands_submit(struct epdfb_bands *bands)
+{
+	epdfb_queue_submit_rows(bands->par, bands->top, bands->bottom,
+				bands->full ? UPDATE_MODE_FULL :
+					      UPDATE_MODE_PARTIAL);
+}
+
+static void epdfb_bands_add(struct epdfb_bands *bands, u32 first, u32 last,
+			    bool full)
 {
 	if (bands->bottom && first <= bands->bottom) {
 		bands->bottom = max(bands->bottom, last);
+		bands->full |= full;
 		return;
 	}
 	if (bands->bottom)
-		epdfb_queue_submit_rows(bands->par, bands->top, bands->bottom);
+		epdfb_bands_submit(bands);
 	bands->top = first;
 	bands->bottom = last;
+	bands->full = full;
 }
 
 /*
@@ -127,6 +150,11 @@ static void epdfb_bands_add(struct epdfb_bands *bands, u32 first, u32 last)
  * parts of rows, and nothing tells which pixels in it changed. Adjacent
  * bands, and the rows drawn by write() or the console, are joined so that
  * one write across pages is one update.
+ *
+ * The console's rows alone become PARTIAL updates: it redraws a line for
+ * every character typed and the cursor several times a second, which FULL
+ * updates would turn into as many flashes, and PARTIAL drives only the
+ * pixels that change, so that WAVEFORM_MODE_AUTO's GC16 does not flash.
  */
 static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflist)
 {
@@ -135,11 +163,12 @@ static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflis
 	struct fb_deferred_io_pageref *ref;
 	u32 drawn_top, drawn_bottom, first;
 	unsigned int pages = 0;
-	bool automatic;
+	bool automatic, drawn_full;
 
 	spin_lock_irq(&par->damage_lock);
 	drawn_top = par->damage_top;
 	drawn_bottom = par->damage_bottom;
+	drawn_full = par->damage_full;
 	par->damage_bottom = 0;
 	spin_unlock_irq(&par->damage_lock);
 
@@ -154,16 +183,18 @@ static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflis
 			continue;
 		first = ref->offset / par->line_length;
 		if (drawn_bottom && drawn_top <= first) {
-			epdfb_bands_add(&bands, drawn_top, drawn_bottom);
+			epdfb_bands_add(&bands, drawn_top, drawn_bottom,
+					drawn_full);
 			drawn_bottom = 0;
 		}
 		epdfb_bands_add(&bands, first,
-				(ref->offset + PAGE_SIZE - 1) / par->line_length + 1);
+				(ref->offset + PAGE_SIZE - 1) / par->line_length + 1,
+				true);
 	}
 	if (automatic && drawn_bottom)
-		epdfb_bands_add(&bands, drawn_top, drawn_bottom);
+		epdfb_bands_add(&bands, drawn_top, drawn_bottom, drawn_full);
 	if (bands.bottom)
-		epdfb_queue_submit_rows(par, bands.top, bands.bottom);
+		epdfb_bands_submit(&bands);
 
 	mutex_lock(&par->lock);
 	par->stats.defio_runs++;
@@ -180,15 +211,26 @@ static int epdfb_check_var(struct fb_var_screeninfo *var, struct fb_info *info)
 	return 0;
 }
 
+/*
+ * The colour map is the console's: the drawing helpers use it, through the
+ * pseudo palette, to turn its 16 colours into pixels. A console draws light
+ * text on a black screen; on paper, ink is dark, so its colours are drawn
+ * inverted: the black background is the white page, light gray text is dark
+ * gray. In 8 bpp a pixel is the gray level of the inverted colour.
+ */
 static int epdfb_setcolreg(unsigned int regno, unsigned int red,
 			   unsigned int green, unsigned int blue,
 			   unsigned int transp, struct fb_info *info)
 {
 	struct epdfb_par *par = info->par;
+	u32 r = 255 - (red >> 8), g = 255 - (green >> 8), b = 255 - (blue >> 8);
 
 	if (regno >= ARRAY_SIZE(par->palette))
 		return -EINVAL;
-	par->palette[regno] = (red >> 8) << 16 | (green >> 8) << 8 | blue >> 8;
+	if (par->bpp == 8)
+		par->palette[regno] = (77 * r + 150 * g + 29 * b) >> 8;
+	else
+		par->palette[regno] = r << 16 | g << 8 | b;
 	return 0;
 }
 
@@ -216,9 +258,16 @@ static void epdfb_destroy(struct fb_info *info)
 	par->ops->fini(par);
 	epdfb_queue_fini(par);
 	vfree(par->screen);
+	fb_dealloc_cmap(&info->cmap);
+	mutex_destroy(&par->ioctl_lock);
 	framebuffer_release(info);
+	/*
+	 * Module exit may return as soon as the count is 0, and the module's
+	 * memory be freed: the wake-up comes last and uses a wait queue of
+	 * the kernel's, not one in the module's data.
+	 */
 	if (atomic_dec_and_test(&epdfb_live))
-		wake_up_all(&epdfb_gone);
+		wake_up_var(&epdfb_live);
 }
 
 static const struct fb_ops epdfb_ops = {
@@ -245,12 +294,18 @@ static void epdfb_init_var(struct fb_info *info, u32 w, u32 h, u32 depth)
 	var->activate = FB_ACTIVATE_NOW;
 	var->height = -1;
 	var->width = -1;
+	/*
+	 * 8 bpp is gray: red, green and blue are the same 8 bits. It is
+	 * TRUECOLOR, not PSEUDOCOLOR, so that the console's drawing maps its
+	 * colours through the pseudo palette (epdfb_setcolreg()) rather than
+	 * writing their palette indices, which would be gray levels 0 to 15.
+	 */
 	if (depth == 8) {
 		var->grayscale = 1;
 		var->red.length = 8;
 		var->green.length = 8;
 		var->blue.length = 8;
-		info->fix.visual = FB_VISUAL_STATIC_PSEUDOCOLOR;
+		info->fix.visual = FB_VISUAL_TRUECOLOR;
 	} else {
 		var->red.offset = 16;
 		var->green.offset = 8;
@@ -283,6 +338,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	par->auto_update = auto_update ? AUTO_UPDATE_MODE_AUTOMATIC_MODE :
 					 AUTO_UPDATE_MODE_REGION_MODE;
 	par->wait_holds_lock = wait_holds_lock;
+	mutex_init(&par->ioctl_lock);
 	par->ops = &epdfb_sim_ops;
 	size = PAGE_ALIGN((size_t)par->line_length * height);
 
@@ -310,6 +366,9 @@ static int epdfb_probe(struct platform_device *pdev)
 	info->screen_buffer = par->screen;
 	info->screen_size = size;
 	info->pseudo_palette = par->palette;
+	ret = fb_alloc_cmap(&info->cmap, ARRAY_SIZE(par->palette), 0);
+	if (ret)
+		goto err_panel;
 
 	spin_lock_init(&par->damage_lock);
 	par->defio.delay = msecs_to_jiffies(defio_delay_ms);
@@ -318,7 +377,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	info->fbdefio = &par->defio;
 	ret = fb_deferred_io_init(info);
 	if (ret)
-		goto err_panel;
+		goto err_cmap;
 
 	ret = register_framebuffer(info);
 	if (ret)
@@ -332,6 +391,8 @@ static int epdfb_probe(struct platform_device *pdev)
 
 err_defio:
 	fb_deferred_io_cleanup(info);
+err_cmap:
+	fb_dealloc_cmap(&info->cmap);
 err_panel:
 	par->ops->fini(par);
 err_queue:
@@ -339,6 +400,7 @@ err_queue:
 err_vfree:
 	vfree(par->screen);
 err_release:
+	mutex_destroy(&par->ioctl_lock);
 	framebuffer_release(info);
 	epdfb_probe_error = ret;
 	return ret;
@@ -417,7 +479,7 @@ static void __exit epdfb_exit(void)
 {
 	platform_device_unregister(epdfb_pdev);
 	platform_driver_unregister(&epdfb_driver);
-	wait_event(epdfb_gone, !atomic_read(&epdfb_live));
+	wait_var_event(&epdfb_live, !atomic_read(&epdfb_live));
 	epdfb_debugfs_remove_root();
 }
 

@@ -609,14 +609,16 @@ int epdfb_queue_submit(struct epdfb_par *par,
  * @par: device
  * @top: first row
  * @bottom: row after the last one
+ * @mode: UPDATE_MODE_FULL or UPDATE_MODE_PARTIAL
  *
  * Used by deferred IO and the fbdev drawing helpers in AUTOMATIC mode: they
  * know which rows changed but not what content, so the driver picks the
- * waveform (WAVEFORM_MODE_AUTO) and drives every pixel (UPDATE_MODE_FULL).
+ * waveform (WAVEFORM_MODE_AUTO).
  *
  * Return: 0 or a negative error code.
  */
-int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
+int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
+			    u32 mode)
 {
 	struct mxcfb_update_data req = {
 		.update_region = {
@@ -626,7 +628,7 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
 			.height = min(bottom, par->height) - top,
 		},
 		.waveform_mode = WAVEFORM_MODE_AUTO,
-		.update_mode = UPDATE_MODE_FULL,
+		.update_mode = mode,
 		.temp = TEMP_USE_AMBIENT,
 	};
 

@@ -6,7 +6,8 @@
  * errno (EIO, ETIMEDOUT, ENODATA, EIO), is counted in stats, and the driver
  * stays usable: the next update shows, a hung update holds only its own
  * area until it is abandoned, the panel still powers down, and the device
- * unbinds and the module unloads with a hung update waited for.
+ * unbinds and the module unloads with a hung update waited for. A count
+ * that is no u32 is refused and leaves the knob as it was.
  */
 #include "epd_test.h"
 
@@ -329,6 +330,28 @@ unload_with_hung_update(struct epd *d)
 	CHECK(!epd_module_loaded());
 }
 
+static void
+knob_input(struct epd *d)
+{
+	static const char *const knobs[] = {"inject_capture_failures", "inject_update_errors",
+		"inject_update_hangs", "inject_temperature_errors"};
+	char path[200];
+
+	epd_phase("a count out of range is refused, the knob keeps its value");
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knobs[i]);
+		epd_inject(d, knobs[i], 3);
+		CHECK_RC(epd_write_file(path, "4294967296"), -EINVAL);
+		CHECK_RC(epd_write_file(path, "18446744073709551615"), -EINVAL);
+		CHECK_RC(epd_write_file(path, "many"), -EINVAL);
+		CHECK_EQ(epd_injected_left(d, knobs[i]), 3);
+		epd_inject(d, knobs[i], 4294967295u);
+		CHECK_EQ(epd_injected_left(d, knobs[i]), 4294967295);
+		epd_inject(d, knobs[i], 0);
+		CHECK_EQ(epd_injected_left(d, knobs[i]), 0);
+	}
+}
+
 int
 main(void)
 {
@@ -337,6 +360,7 @@ main(void)
 	epd_begin("faults", 180);
 	epd_phase("load");
 	epd_open(d, "width=320 height=240 bpp=8 time_scale=10 auto_update=0");
+	knob_input(d);
 	update_errors(d);
 	capture_errors(d);
 	update_hang(d);
