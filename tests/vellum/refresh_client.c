@@ -559,8 +559,6 @@ run_steps(void)
 	}
 }
 
-		vt_die("usage: refresh_client modes|full|flood S|supersede N|error KIND|steps");
-
 int
 main(int argc, char **argv)
 {
