@@ -70,7 +70,7 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		.full_refresh_every = server->config.full_refresh_every,
 		.idle_cleanup_ms = server->config.idle_cleanup_ms,
 	};
-	char backend_error[256];
+	char backend_error[VL_ERROR_SIZE];
 
 	server->backend = wlr_multi_backend_create(server->loop);
 	if (!server->backend) {
