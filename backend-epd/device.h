@@ -5,6 +5,7 @@
 #ifndef VL_EPD_DEVICE_H
 #define VL_EPD_DEVICE_H
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,7 +55,8 @@ struct vl_epd_device_impl {
  */
 struct vl_epd_device {
 	const struct vl_epd_device_impl *impl;
-	char description[64];
+	/* "PATH (DRIVER, WxH, BPP bpp)": a path open() took and at most 53 bytes more */
+	char description[PATH_MAX + 64];
 	uint32_t width, height, stride, bpp;
 	uint8_t *pixels;
 	struct vl_epd_waveform_table waveforms;

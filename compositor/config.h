@@ -4,6 +4,7 @@
 #ifndef VL_CONFIG_H
 #define VL_CONFIG_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <vellum/epd-mode.h>
@@ -45,6 +46,9 @@ struct vl_config {
 /* The built-in defaults. */
 void vl_config_init(struct vl_config *config);
 void vl_config_finish(struct vl_config *config);
+
+/* Room for an error message naming a file: its path, whatever its length, and what is wrong. */
+#define VL_ERROR_SIZE (PATH_MAX + 512)
 
 /*
  * Reads path into config (on top of what it holds). On error returns false,

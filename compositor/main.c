@@ -108,7 +108,7 @@ parse_options(int argc, char **argv, struct options *options)
 static bool
 load_config(struct vl_server *server, const struct options *options)
 {
-	char error[512];
+	char error[VL_ERROR_SIZE];
 
 	vl_config_init(&server->config);
 	server->config_path =
@@ -214,7 +214,7 @@ static int
 handle_sighup(int signal, void *data)
 {
 	struct vl_server *server = data;
-	char error[512];
+	char error[VL_ERROR_SIZE];
 	(void)signal;
 
 	if (!server->config_path) {
@@ -267,7 +267,7 @@ main(int argc, char **argv)
 {
 	struct vl_server server = {.exit_status = 1};
 	struct options options;
-	char error[512];
+	char error[VL_ERROR_SIZE];
 
 	int parsed = parse_options(argc, argv, &options);
 	if (parsed)

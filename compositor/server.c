@@ -72,7 +72,7 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		.input_window_ms = server->config.input_window_ms,
 		.merge_window_ms = server->config.merge_window_ms,
 	};
-	char backend_error[256];
+	char backend_error[VL_ERROR_SIZE];
 
 	server->backend = wlr_multi_backend_create(server->loop);
 	if (!server->backend) {

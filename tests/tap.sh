@@ -1,6 +1,6 @@
 # TAP output for the shell tests, sourced by them: ok NAME, not_ok NAME
-# [DETAIL...], expect NAME COMMAND..., and tap_finish, which prints the plan
-# and returns nonzero when anything failed.
+# [DETAIL...], skip NAME REASON, expect NAME COMMAND..., and tap_finish,
+# which prints the plan and returns nonzero when anything failed.
 n=0
 failures=0
 ok() {
@@ -14,6 +14,11 @@ not_ok() {
 	shift
 	local line
 	for line in "$@"; do echo "# $line"; done
+}
+# skip NAME REASON: a case this build or machine cannot run
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
 }
 # expect NAME COMMAND...: ok when COMMAND succeeds
 expect() {

@@ -562,7 +562,7 @@ epd_write_file(const char *path, const char *text)
 void
 epd_inject(struct epd *d, const char *knob, unsigned int count)
 {
-	char path[200], text[16];
+	char path[EPD_DBG_PATH_SIZE], text[16];
 
 	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
 	snprintf(text, sizeof(text), "%u", count);
@@ -572,7 +572,7 @@ epd_inject(struct epd *d, const char *knob, unsigned int count)
 long
 epd_injected_left(struct epd *d, const char *knob)
 {
-	char path[200];
+	char path[EPD_DBG_PATH_SIZE];
 
 	snprintf(path, sizeof(path), "%s/%s", d->dbgdir, knob);
 	char *text = epd_read_file(path, NULL);
@@ -843,7 +843,7 @@ epd_alloc_image(const struct epd *d)
 void
 epd_read_panel(struct epd *d, uint8_t *buf)
 {
-	char path[160], hdr[64];
+	char path[EPD_DBG_PATH_SIZE], hdr[64];
 	size_t len, hlen;
 	char *data;
 
@@ -864,7 +864,7 @@ epd_read_panel(struct epd *d, uint8_t *buf)
 char *
 epd_stats_snapshot(struct epd *d)
 {
-	char path[160];
+	char path[EPD_DBG_PATH_SIZE];
 	char *data;
 
 	snprintf(path, sizeof(path), "%s/stats", d->dbgdir);
@@ -943,7 +943,7 @@ epd_stat_str(struct epd *d, const char *key, char *buf, size_t len)
 void
 epd_stats_reset(struct epd *d)
 {
-	char path[160];
+	char path[EPD_DBG_PATH_SIZE];
 
 	/*
 	 * An update submitted before the reset and completed after it would
@@ -957,7 +957,7 @@ epd_stats_reset(struct epd *d)
 void
 epd_trace_clear(struct epd *d)
 {
-	char path[160];
+	char path[EPD_DBG_PATH_SIZE];
 
 	snprintf(path, sizeof(path), "%s/updates", d->dbgdir);
 	REQUIRE_RC(epd_write_file(path, "0\n"), 0);
@@ -966,7 +966,7 @@ epd_trace_clear(struct epd *d)
 size_t
 epd_trace_read(struct epd *d, struct epd_trace **out)
 {
-	char path[160];
+	char path[EPD_DBG_PATH_SIZE];
 	char *data, *line;
 	size_t n = 0, cap = 64;
 	struct epd_trace *t = malloc(cap * sizeof(*t));

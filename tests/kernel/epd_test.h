@@ -12,6 +12,7 @@
 #define EPD_TEST_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,9 @@ struct epd {
 	/* gray image the panel should show, maintained by the test */
 	uint8_t *model;
 };
+
+/* Size of dbgdir/NAME: the directory, a slash, a file name and the NUL. */
+#define EPD_DBG_PATH_SIZE (sizeof(((struct epd *)0)->dbgdir) + 1 + NAME_MAX)
 
 struct epd_trace {
 	uint32_t marker;

@@ -74,7 +74,7 @@ merged_markers(struct epd *d)
 static void
 capture_failure(struct epd *d)
 {
-	char path[200];
+	char path[EPD_DBG_PATH_SIZE];
 	char *left;
 
 	epd_phase("a failed pixel capture is reported to the waiter");

@@ -157,7 +157,7 @@ part_mapped(struct epd *d)
 	CHECK_RC(epd_get_waveform(d, 0, &info), -ENODEV);
 	{
 		/* debugfs of the gone device: gone, or still readable; no crash */
-		char path[200];
+		char path[EPD_DBG_PATH_SIZE];
 		char *s;
 
 		snprintf(path, sizeof(path), "%s/stats", d->dbgdir);

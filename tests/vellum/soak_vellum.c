@@ -39,18 +39,24 @@
 #define MARKER_Y      300
 #define MARKER_SIZE   16
 
-/* The sanitizer build of the vellum under test, or NULL when it was not built. */
-static const char *
+/*
+ * The sanitizer build of the vellum under test (to be freed), or NULL when
+ * it was not built.
+ */
+static char *
 sanitizer_build(void)
 {
-	static char asan[512];
 	const char *plain = VELLUM_BIN, *build = strstr(plain, "/build/");
+	char *asan;
 
 	if (!build)
 		return NULL;
-	snprintf(asan, sizeof(asan), "%.*s/build-asan/%s", (int)(build - plain), plain,
-		build + strlen("/build/"));
-	return access(asan, X_OK) == 0 ? asan : NULL;
+	REQUIRE(asprintf(&asan, "%.*s/build-asan/%s", (int)(build - plain), plain,
+			build + strlen("/build/")) >= 0);
+	if (access(asan, X_OK) == 0)
+		return asan;
+	free(asan);
+	return NULL;
 }
 
 static void
@@ -233,10 +239,11 @@ soak(struct epd *d, const char *program, int minutes, bool judge_rss)
 	free(rss_kib);
 
 	epd_phase("the panel ends showing the last frame");
-	char marker[64];
+	char marker_x[16], marker_y[16];
 	int probe_fd;
-	snprintf(marker, sizeof(marker), "%s %d %d 1", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y);
-	const char *probe_argv[] = {"sh", "-c", marker, NULL};
+	snprintf(marker_x, sizeof(marker_x), "%d", MARKER_X);
+	snprintf(marker_y, sizeof(marker_y), "%d", MARKER_Y);
+	const char *probe_argv[] = {TOUCH_PROBE_BIN, marker_x, marker_y, "1", NULL};
 	pid_t probe = vellum_client_start(&run, probe_argv, &probe_fd);
 	struct vellum_box box;
 	if (vellum_find_marker(d, MARKER_SIZE, &box)) {
@@ -262,17 +269,19 @@ main(void)
 	struct epd dev, *d = &dev;
 	const char *minutes_env = getenv("VELLUM_TEST_SOAK_MINUTES");
 	int minutes = minutes_env ? atoi(minutes_env) : 30;
-	const char *sanitized = sanitizer_build();
+	char *sanitized = sanitizer_build();
 
 	REQUIRE_MSG(minutes > WARM_UP_MINUTES && minutes <= 24 * 60,
 		"VELLUM_TEST_SOAK_MINUTES must be more than %d", WARM_UP_MINUTES);
 	epd_begin("vellum_soak", 300 + (minutes + SANITIZED_MINUTES) * MINUTE_MS / 1000 * 4);
 	epd_open(d, "width=800 height=600 bpp=8 time_scale=5");
 	soak(d, VELLUM_BIN, minutes, true);
-	if (sanitized)
+	if (sanitized) {
 		soak(d, sanitized, SANITIZED_MINUTES, false);
-	else
+		free(sanitized);
+	} else {
 		printf("no sanitizer build of vellum next to %s: no leak check\n", VELLUM_BIN);
+	}
 	epd_close(d);
 	return epd_end();
 }

@@ -126,13 +126,14 @@ is_window_flash(const struct epd_trace *t)
 static void
 start(struct vellum_run *run, struct epd *d, const char *app)
 {
-	char command[512];
+	char *command;
 
 	epd_clear(d);
 	epd_trace_clear(d);
-	snprintf(command, sizeof(command), VELLUM_SAY_DISPLAY "exec %s", app);
+	REQUIRE(asprintf(&command, VELLUM_SAY_DISPLAY "exec %s", app) >= 0);
 	const char *args[] = {"-c", config, "-d", d->devnode, "--", "sh", "-c", command, NULL};
 	vellum_start(run, args, NULL);
+	free(command);
 	REQUIRE(vellum_expect_display(run, 120));
 }
 

@@ -51,7 +51,7 @@ static void
 run_with_faults(struct epd *d, const char *config, const struct fault *faults, size_t n_faults)
 {
 	struct vellum_run run;
-	char line[256], app[256];
+	char line[256];
 	uint8_t *panel = epd_alloc_image(d);
 	uint32_t x = 0, y = 0;
 	size_t wrong = 0;
@@ -60,9 +60,8 @@ run_with_faults(struct epd *d, const char *config, const struct fault *faults, s
 	epd_stats_reset(d);
 	for (size_t i = 0; i < n_faults; i++)
 		epd_inject(d, faults[i].knob, 1);
-	snprintf(app, sizeof(app), VELLUM_SAY_DISPLAY "exec %s show", MISBEHAVE_BIN);
-	const char *args[] = {
-		"-c", config, "-d", d->devnode, "--no-xwayland", "--", "sh", "-c", app, NULL};
+	const char *args[] = {"-c", config, "-d", d->devnode, "--no-xwayland", "--", "sh", "-c",
+		VELLUM_SAY_DISPLAY "exec \"$0\" show", MISBEHAVE_BIN, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect_display(&run, 60));
 	REQUIRE(vellum_expect(&run, "shown ", line, sizeof(line), 60));

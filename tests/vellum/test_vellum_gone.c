@@ -46,12 +46,10 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 
 	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
 	memcpy(devnode, d->devnode, sizeof(devnode));
-	char app[256];
 	/* vellum may have another child, libseat's built-in seat server: the app says its pid */
-	snprintf(app, sizeof(app), VELLUM_SAY_DISPLAY "echo \"app $$\"; exec %s %s", MISBEHAVE_BIN,
-		client_mode);
-	const char *args[] = {
-		"-c", config, "-d", devnode, "--no-xwayland", "--", "sh", "-c", app, NULL};
+	const char *args[] = {"-c", config, "-d", devnode, "--no-xwayland", "--", "sh", "-c",
+		VELLUM_SAY_DISPLAY "echo \"app $$\"; exec \"$0\" \"$1\"", MISBEHAVE_BIN,
+		client_mode, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect_display(&run, 60));
 	REQUIRE(vellum_expect(&run, "app ", line, sizeof(line), 60));

@@ -44,7 +44,7 @@ check_point(const char *line, const char *what, double want_x, double want_y)
 static void
 run_rotation(struct epd *d, int rotation, bool tablet, int touch, int pen)
 {
-	char rot[8], line[256], app[256];
+	char rot[8], line[256], marker_x[16], marker_y[16];
 	struct vellum_run run;
 	struct vellum_box box;
 	int width, height;
@@ -55,9 +55,10 @@ run_rotation(struct epd *d, int rotation, bool tablet, int touch, int pen)
 	/* a white panel and an empty trace: what follows is this run's */
 	epd_clear(d);
 	epd_trace_clear(d);
-	snprintf(app, sizeof(app), "%s %d %d 2%s", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y,
-		tablet ? " tablet" : "");
-	const char *args[] = {"-r", rot, "-d", d->devnode, "--", "sh", "-c", app, NULL};
+	snprintf(marker_x, sizeof(marker_x), "%d", MARKER_X);
+	snprintf(marker_y, sizeof(marker_y), "%d", MARKER_Y);
+	const char *args[] = {"-r", rot, "-d", d->devnode, "--", TOUCH_PROBE_BIN, marker_x,
+		marker_y, "2", tablet ? "tablet" : NULL, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
 	REQUIRE(sscanf(line, "ready %d %d", &width, &height) == 2);

@@ -83,7 +83,7 @@ main(void)
 	struct epd dev, *d = &dev;
 	struct vellum_run run;
 	struct vellum_box box = {0};
-	char app[256], line[256] = "";
+	char app[64], line[256] = "";
 
 	epd_begin("vellum_user", 280);
 	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
@@ -103,10 +103,10 @@ main(void)
 	pid_t seatd = vm_seatd_start(SEAT_GROUP);
 
 	epd_phase("vellum as " USER);
-	snprintf(app, sizeof(app), "%s %d %d 1 && exit %d", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y,
-		APP_STATUS);
+	/* the program's path is an argument of the shell, whatever its length */
+	snprintf(app, sizeof(app), "\"$0\" %d %d 1 && exit %d", MARKER_X, MARKER_Y, APP_STATUS);
 	setenv("LIBSEAT_BACKEND", "seatd", 1);
-	const char *args[] = {"-d", d->devnode, "--", "sh", "-c", app, NULL};
+	const char *args[] = {"-d", d->devnode, "--", "sh", "-c", app, TOUCH_PROBE_BIN, NULL};
 	vellum_start(&run, args, USER);
 	unsetenv("LIBSEAT_BACKEND");
 	bool ready = CHECK(vellum_expect(&run, "ready ", line, sizeof(line), 120));

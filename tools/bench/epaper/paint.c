@@ -125,7 +125,7 @@ int
 main(int argc, char **argv)
 {
 	struct paint p = {0};
-	char path[512];
+	char *path;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: epaper_paint DIR\n");
@@ -140,11 +140,13 @@ main(int argc, char **argv)
 	p.canvas = vt_buffer_create(&p.client, VT_WHITE);
 	vt_client_commit(&p.client, p.canvas);
 	vt_client_wait_frame(&p.client);
-	snprintf(path, sizeof(path), "%s/ready", argv[1]);
+	if (asprintf(&path, "%s/ready", argv[1]) < 0)
+		vt_die("out of memory");
 	FILE *ready = fopen(path, "w");
 	if (!ready)
 		vt_die("cannot create %s", path);
 	fclose(ready);
+	free(path);
 	while (wl_display_dispatch(p.client.display) >= 0)
 		;
 	vt_die("the compositor went away");

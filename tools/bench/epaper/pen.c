@@ -45,26 +45,36 @@ emit(int fd, uint16_t type, uint16_t code, int32_t value)
 		strerror(errno));
 }
 
+/* The file name in the run's directory, allocated. */
+static char *
+path_in(const struct pen *p, const char *name)
+{
+	char *path;
+
+	REQUIRE(asprintf(&path, "%s/%s", p->dir, name) >= 0);
+	return path;
+}
+
 static FILE *
 open_in(const struct pen *p, const char *name, const char *mode)
 {
-	char path[512];
+	char *path = path_in(p, name);
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
 	f = fopen(path, mode);
 	REQUIRE_MSG(f, "cannot open %s: %s", path, strerror(errno));
+	free(path);
 	return f;
 }
 
 static void
 wait_for(const struct pen *p, const char *name)
 {
-	char path[512];
+	char *path = path_in(p, name);
 
-	snprintf(path, sizeof(path), "%s/%s", p->dir, name);
 	while (access(path, F_OK) != 0)
 		epd_sleep_ms(20);
+	free(path);
 }
 
 /* Ends a report; when it inks, logs its time. */

@@ -25,10 +25,12 @@
  * Prints a table on stdout and writes the same figures to CSV.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "epd_test.h"
 
@@ -97,12 +99,20 @@ read_times(const char *path, const char *key, struct times *t, long long *change
 	free(text);
 }
 
+/* DIR/NAME, allocated. */
+static char *
+path_in(const char *dir, const char *name)
+{
+	char *path;
+
+	REQUIRE(asprintf(&path, "%s/%s", dir, name) >= 0);
+	return path;
+}
+
 static void
 read_info(const char *dir, struct figures *f, long long *cpu_ticks, long *clk_tck)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/info", dir);
+	char *path = path_in(dir, "info");
 	char *text = epd_read_file(path, NULL);
 	REQUIRE_MSG(text, "%s: %s", path, strerror(errno));
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -126,6 +136,7 @@ read_info(const char *dir, struct figures *f, long long *cpu_ticks, long *clk_tc
 	}
 	free(text);
 	REQUIRE_MSG(f->config[0] && f->scenario[0], "%s: no config or scenario line", path);
+	free(path);
 }
 
 /* The median gap between changes: how long the last one is given. */
@@ -220,14 +231,18 @@ compute(const char *dir, struct figures *f)
 	struct times changes, inputs;
 	long long cpu_ticks = -1;
 	long clk_tck = 100;
-	char path[512];
+	char *path;
 
 	memset(f, 0, sizeof(*f));
 	f->changed = -1;
 	read_info(dir, f, &cpu_ticks, &clk_tck);
-	REQUIRE_MSG(strlen(dir) < sizeof(fake.dbgdir), "%s: the path is too long", dir);
-	/* the saved files have the debugfs layout: the test helpers parse them */
-	snprintf(fake.dbgdir, sizeof(fake.dbgdir), "%s", dir);
+	/*
+	 * The saved files have the debugfs layout: the test helpers parse them,
+	 * through the directory's descriptor, whatever the length of its path.
+	 */
+	int dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	REQUIRE_MSG(dir_fd >= 0, "%s: %s", dir, strerror(errno));
+	snprintf(fake.dbgdir, sizeof(fake.dbgdir), "/proc/self/fd/%d", dir_fd);
 
 	char *stats = epd_stats_snapshot(&fake);
 	f->updates = epd_snapshot_stat(stats, "updates_completed");
@@ -239,10 +254,13 @@ compute(const char *dir, struct figures *f)
 	struct epd_trace *trace;
 	size_t n_trace = epd_trace_read(&fake, &trace);
 
-	snprintf(path, sizeof(path), "%s/stim", dir);
+	close(dir_fd);
+	path = path_in(dir, "stim");
 	read_times(path, "stim", &changes, &f->changed);
-	snprintf(path, sizeof(path), "%s/input", dir);
+	free(path);
+	path = path_in(dir, "input");
 	read_times(path, "input", &inputs, NULL);
+	free(path);
 	latencies(f, &changes, trace, n_trace);
 	input_to_ink(f, &inputs, trace, n_trace);
 

@@ -86,26 +86,36 @@ sleep_until_monotonic(uint64_t ns)
 		;
 }
 
+/* The file name in the run's directory, allocated. */
+static char *
+path_in(const struct stim *s, const char *name)
+{
+	char *path;
+
+	REQUIRE(asprintf(&path, "%s/%s", s->dir, name) >= 0);
+	return path;
+}
+
 static void
 touch(const struct stim *s, const char *name)
 {
-	char path[512];
+	char *path = path_in(s, name);
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
 	f = fopen(path, "w");
 	REQUIRE_MSG(f, "cannot create %s: %s", path, strerror(errno));
 	fclose(f);
+	free(path);
 }
 
 static void
 wait_for(const struct stim *s, const char *name)
 {
-	char path[512];
+	char *path = path_in(s, name);
 
-	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
 	while (access(path, F_OK) != 0)
 		epd_sleep_ms(20);
+	free(path);
 }
 
 /* Reads the panel and adds the pixels that moved since the last reading. */
@@ -242,13 +252,13 @@ change(struct stim *s, const char *scenario, unsigned int i, unsigned int count)
 static void
 run_scenario(struct stim *s, const char *scenario, unsigned int count, unsigned int interval_ms)
 {
-	char path[512];
+	char *path = path_in(s, "stim");
 	/* a reading costs a few hundred ms in the VM: fast typing would fall behind */
 	bool sample_each = interval_ms >= SAMPLE_EACH_MS;
 
-	snprintf(path, sizeof(path), "%s/stim", s->dir);
 	s->log = fopen(path, "w");
 	REQUIRE_MSG(s->log, "cannot create %s: %s", path, strerror(errno));
+	free(path);
 	fprintf(s->log, "terminal %u %u\n", s->cols, s->rows);
 	s->changed = 0;
 
