@@ -442,6 +442,26 @@ static bool epdfb_overlaps_after(struct epdfb_par *par,
 	return false;
 }
 
+/*
+ * Whether @queued, grown to @merged, would overlap an update in flight that
+ * it does not overlap now, and so wait for it. Were such merges allowed, a
+ * writer sending the column next to @queued, first at another temperature
+ * (it starts at once) and then with @queued's parameters (it merges), could
+ * keep @queued waiting for as long as it goes on.
+ */
+static bool epdfb_merge_delays(struct epdfb_par *par,
+			       const struct epdfb_update *queued,
+			       const struct mxcfb_rect *merged)
+{
+	struct epdfb_update *running;
+
+	list_for_each_entry(running, &par->in_flight, node)
+		if (epdfb_rects_overlap(&running->rect, merged) &&
+		    !epdfb_rects_overlap(&running->rect, &queued->rect))
+			return true;
+	return false;
+}
+
 static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 			     const struct epdfb_update *upd)
 {
@@ -461,7 +481,8 @@ static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 /*
  * Merging moves @upd to the place of the queued update it joins, so it may
  * not pass a queued update that overlaps it (which would then show after
- * it), nor may the grown rect overlap one queued in between.
+ * it), nor may the grown rect overlap one queued in between, nor make the
+ * queued update wait for more of the updates in flight than it did.
  */
 static bool epdfb_try_merge(struct epdfb_par *par, struct epdfb_update *upd)
 {
@@ -472,7 +493,8 @@ static bool epdfb_try_merge(struct epdfb_par *par, struct epdfb_update *upd)
 		if (epdfb_can_merge(queued, upd)) {
 			merged = queued->rect;
 			epdfb_rect_union(&merged, &upd->rect);
-			if (!epdfb_overlaps_after(par, queued, &merged)) {
+			if (!epdfb_overlaps_after(par, queued, &merged) &&
+			    !epdfb_merge_delays(par, queued, &merged)) {
 				epdfb_merge_into(par, queued, upd);
 				return true;
 			}
@@ -643,8 +665,8 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom)
  *
  * Return: 0 once completed (at once for an unknown or completed marker);
  * -EIO if nothing was shown, its pixels not captured or the update failed;
- * -ETIMEDOUT if the update hung and was abandoned, or after
- * EPDFB_WAIT_TIMEOUT_MS; -ENODATA if it was shown but timed without a
+ * -ETIMEDOUT if the update hung and was abandoned, or EPDFB_WAIT_TIMEOUT_MS
+ * after the call; -ENODATA if it was shown but timed without a
  * temperature reading; -ERESTARTSYS on a signal; -ENODEV if the device goes
  * away.
  */
@@ -686,32 +708,38 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 	}
 }
 
-/* Submission number of the oldest update not completed, U64_MAX if none. */
-static u64 epdfb_oldest_pending(struct epdfb_par *par)
+/* Updates submitted up to number @target and not completed yet. */
+static unsigned int epdfb_count_pending(struct epdfb_par *par, u64 target)
 {
-	u64 oldest = par->held ? par->held->seq : U64_MAX;
+	unsigned int count = par->held && par->held->seq <= target;
 	struct epdfb_update *upd;
 
 	list_for_each_entry(upd, &par->queue, node)
-		oldest = min(oldest, upd->seq);
+		count += upd->seq <= target;
 	list_for_each_entry(upd, &par->in_flight, node)
-		oldest = min(oldest, upd->seq);
-	return oldest;
+		count += upd->seq <= target;
+	return count;
 }
 
 /**
  * epdfb_queue_wait_pending() - wait for the updates submitted so far
  * @par: device
  *
- * Updates submitted after the call are not waited for, so a steady stream of
- * them cannot keep the caller waiting.
+ * Updates submitted after the call are not waited for, and none may merge
+ * into a queued one so as to delay it, so a steady stream of them cannot
+ * keep the caller waiting. Nor can their completions: the wait gives up
+ * when none of its own updates completed for EPDFB_WAIT_TIMEOUT_MS. It
+ * waits for at most the EPDFB_MAX_QUEUED queued, EPDFB_MAX_IN_FLIGHT in
+ * flight and one held back, which may take longer than that together.
  *
- * Return: 0, -ETIMEDOUT if nothing completed for EPDFB_WAIT_TIMEOUT_MS,
- * -ERESTARTSYS on a signal, -ENODEV if the device goes away.
+ * Return: 0, -ETIMEDOUT if none of the updates completed for
+ * EPDFB_WAIT_TIMEOUT_MS, -ERESTARTSYS on a signal, -ENODEV if the device
+ * goes away.
  */
 int epdfb_queue_wait_pending(struct epdfb_par *par)
 {
-	long left;
+	unsigned int pending, before = UINT_MAX;
+	long left = 0;
 	u64 target, seen;
 
 	mutex_lock(&par->lock);
@@ -723,17 +751,21 @@ int epdfb_queue_wait_pending(struct epdfb_par *par)
 			mutex_unlock(&par->lock);
 			return -ENODEV;
 		}
-		if (epdfb_oldest_pending(par) > target) {
+		pending = epdfb_count_pending(par, target);
+		if (!pending) {
 			mutex_unlock(&par->lock);
 			return 0;
 		}
+		if (pending < before)
+			left = msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+		before = pending;
 		seen = par->completions;
 		mutex_unlock(&par->lock);
 
 		left = wait_event_interruptible_timeout(par->waitq,
 							READ_ONCE(par->completions) != seen ||
 							READ_ONCE(par->dead),
-							msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS));
+							left);
 		if (left < 0)
 			return left;
 		if (!left)
