@@ -6,6 +6,7 @@
 #define _EPDFB_DRV_H
 
 #include <linux/fb.h>
+#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -19,7 +20,9 @@
 #define EPDFB_MAX_MARKERS	8	/* markers one merged update may carry */
 #define EPDFB_MAX_QUEUED	64	/* updates queued, not started yet */
 #define EPDFB_SNAPSHOT_FRAMES	4	/* SNAPSHOT pixels queued, in frames */
-#define EPDFB_DONE_MARKERS	64	/* completed markers remembered */
+#define EPDFB_MARKER_HISTORY	256	/* results a late marker wait sees */
+#define EPDFB_MARKERS_FORGOTTEN	4096	/* older markers known to be gone */
+#define EPDFB_WAITER_HASH_BITS	6
 #define EPDFB_TRACE_LEN		4096	/* completed updates kept in the trace */
 #define EPDFB_WAIT_TIMEOUT_MS	5000
 #define EPDFB_HANG_TIMEOUT_MS	2000	/* past a hung update's due end, scaled */
@@ -209,11 +212,17 @@ struct epdfb_done_marker {
  * @inject_update_errors: updates the controller still fails when they start
  * @inject_update_hangs: updates still to hang, never reported done
  * @inject_temperature_errors: temperature sensor reads still to fail
- * @waitq: woken on each completion and on removal
- * @completions: count of completed updates, for waiters
+ * @marker_waiters: marker waits in progress, hashed by marker; each is
+ *	told its own result when its marker completes
+ * @pending_waiters: FBIO_WAITFORVSYNC waits in progress
+ * @completions: count of completed updates
  * @stats: counters shown in debugfs
- * @done: ring of recently completed markers
+ * @done: results of the last EPDFB_MARKER_HISTORY completed markers, for
+ *	waits that begin after completion
  * @done_head: next slot in @done
+ * @forgotten: ring of markers that fell out of @done, so that a late wait
+ *	for one of them fails instead of passing for a marker never sent
+ * @forgotten_head: next slot in @forgotten
  * @trace: ring of completed updates
  * @trace_head: next slot in @trace
  * @trace_len: valid entries in @trace
@@ -264,11 +273,14 @@ struct epdfb_par {
 	u32 inject_update_errors;
 	u32 inject_update_hangs;
 	u32 inject_temperature_errors;
-	wait_queue_head_t waitq;
+	DECLARE_HASHTABLE(marker_waiters, EPDFB_WAITER_HASH_BITS);
+	struct hlist_head pending_waiters;
 	u64 completions;
 	struct epdfb_stats stats;
-	struct epdfb_done_marker done[EPDFB_DONE_MARKERS];
+	struct epdfb_done_marker done[EPDFB_MARKER_HISTORY];
 	unsigned int done_head;
+	u32 *forgotten;
+	unsigned int forgotten_head;
 	struct epdfb_trace_entry *trace;
 	unsigned int trace_head;
 	unsigned int trace_len;

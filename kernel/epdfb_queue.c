@@ -13,8 +13,15 @@
  * refused, as mxc_epdc_fb refuses it when its buffers run out, while bands
  * from deferred IO, which nobody could resend, merge into a queued band or
  * into the one held back until there is room.
+ *
+ * A waiter registers itself with what it waits for and sleeps on its own
+ * completion: an update that completes wakes only the waiters of its
+ * markers, and hands each its result, so that no number of markers
+ * completing together can lose it. FBIO_WAITFORVSYNC waiters are woken when
+ * the last update they wait for completes.
  */
 
+#include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -102,6 +109,41 @@ static bool epdfb_marker_pending(struct epdfb_par *par, u32 marker)
 	return false;
 }
 
+/**
+ * struct epdfb_waiter - a task in a marker wait or FBIO_WAITFORVSYNC
+ * @node: link in par->marker_waiters or par->pending_waiters while waiting
+ * @marker: the marker waited for
+ * @target: submission number of the last update a pending wait waits for
+ * @deadline: jiffies at which the wait gives up; a pending wait's is moved
+ *	on by each update it waits for that completes, and by nothing else
+ * @done: completed once, when @finished is set or the device goes away
+ * @finished: @error and @collided hold the result
+ * @collided: the marker's update collided
+ * @error: the marker's error, 0 for a pending wait
+ *
+ * Lives on the waiter's stack; it is linked and read under par->lock only.
+ */
+struct epdfb_waiter {
+	struct hlist_node node;
+	u32 marker;
+	u64 target;
+	unsigned long deadline;
+	struct completion done;
+	bool finished;
+	bool collided;
+	int error;
+};
+
+static void epdfb_waiter_finish(struct epdfb_waiter *w, int error,
+				bool collided)
+{
+	hlist_del_init(&w->node);
+	w->error = error;
+	w->collided = collided;
+	w->finished = true;
+	complete(&w->done);
+}
+
 /* A marker may be reused: the most recent completion is the one asked for. */
 static const struct epdfb_done_marker *
 epdfb_marker_done(struct epdfb_par *par, u32 marker)
@@ -109,13 +151,70 @@ epdfb_marker_done(struct epdfb_par *par, u32 marker)
 	const struct epdfb_done_marker *done;
 	unsigned int i;
 
-	for (i = 1; i <= EPDFB_DONE_MARKERS; i++) {
-		done = &par->done[(par->done_head + EPDFB_DONE_MARKERS - i) %
-				  EPDFB_DONE_MARKERS];
+	for (i = 1; i <= EPDFB_MARKER_HISTORY; i++) {
+		done = &par->done[(par->done_head + EPDFB_MARKER_HISTORY - i) %
+				  EPDFB_MARKER_HISTORY];
 		if (done->marker == marker)
 			return done;
 	}
 	return NULL;
+}
+
+static bool epdfb_marker_forgotten(struct epdfb_par *par, u32 marker)
+{
+	unsigned int i;
+
+	for (i = 0; i < EPDFB_MARKERS_FORGOTTEN; i++)
+		if (par->forgotten[i] == marker)
+			return true;
+	return false;
+}
+
+/*
+ * What a wait that begins after its marker completed gets: the marker's
+ * result while it is among the last EPDFB_MARKER_HISTORY to complete,
+ * -ENOENT for one of the EPDFB_MARKERS_FORGOTTEN before those (it completed,
+ * but how is no longer known), and 0 for a marker never sent, or sent so
+ * long ago that it is as unknown as one never sent.
+ */
+static int epdfb_marker_late_result(struct epdfb_par *par, u32 marker,
+				    u32 *collided)
+{
+	const struct epdfb_done_marker *done = epdfb_marker_done(par, marker);
+
+	if (done) {
+		*collided = done->collided;
+		return done->error;
+	}
+	return epdfb_marker_forgotten(par, marker) ? -ENOENT : 0;
+}
+
+static void epdfb_marker_record(struct epdfb_par *par, u32 marker,
+				bool collided, int error)
+{
+	struct epdfb_done_marker *slot = &par->done[par->done_head];
+
+	if (slot->marker) {
+		par->forgotten[par->forgotten_head] = slot->marker;
+		par->forgotten_head = (par->forgotten_head + 1) %
+				      EPDFB_MARKERS_FORGOTTEN;
+	}
+	slot->marker = marker;
+	slot->collided = collided;
+	slot->error = error;
+	par->done_head = (par->done_head + 1) % EPDFB_MARKER_HISTORY;
+}
+
+/* Hands a completed marker's result to the tasks waiting for it. */
+static void epdfb_marker_wake(struct epdfb_par *par, u32 marker,
+			      bool collided, int error)
+{
+	struct epdfb_waiter *w;
+	struct hlist_node *tmp;
+
+	hash_for_each_possible_safe(par->marker_waiters, w, tmp, node, marker)
+		if (w->marker == marker)
+			epdfb_waiter_finish(w, error, collided);
 }
 
 static bool epdfb_overlaps_list(const struct epdfb_update *upd,
@@ -154,18 +253,24 @@ static void epdfb_trace_add(struct epdfb_par *par,
 		par->trace_len++;
 }
 
+/*
+ * A marker carried by another update still to complete is waited for until
+ * that one completes too: its waiters get the latest result. Of a marker
+ * carried twice by this update, the later one is the latest.
+ */
 static void epdfb_update_retire(struct epdfb_par *par,
 				struct epdfb_update *upd)
 {
 	unsigned int m;
 
-	for (m = 0; m < upd->n_markers; m++) {
-		par->done[par->done_head].marker = upd->markers[m];
-		par->done[par->done_head].collided = upd->marker_collided[m];
-		par->done[par->done_head].error = upd->error;
-		par->done_head = (par->done_head + 1) % EPDFB_DONE_MARKERS;
-	}
+	for (m = 0; m < upd->n_markers; m++)
+		epdfb_marker_record(par, upd->markers[m],
+				    upd->marker_collided[m], upd->error);
 	list_del(&upd->node);
+	for (m = upd->n_markers; m-- > 0;)
+		if (!epdfb_marker_pending(par, upd->markers[m]))
+			epdfb_marker_wake(par, upd->markers[m],
+					  upd->marker_collided[m], upd->error);
 	par->completions++;
 	kvfree(upd->pixels);
 	kfree(upd);
@@ -330,6 +435,39 @@ static void epdfb_queue_start_ready(struct epdfb_par *par, u64 now)
 	}
 }
 
+/* Submission number of the oldest update not completed, U64_MAX if none. */
+static u64 epdfb_oldest_pending(struct epdfb_par *par)
+{
+	u64 oldest = par->held ? par->held->seq : U64_MAX;
+	struct epdfb_update *upd;
+
+	list_for_each_entry(upd, &par->queue, node)
+		oldest = min(oldest, upd->seq);
+	list_for_each_entry(upd, &par->in_flight, node)
+		oldest = min(oldest, upd->seq);
+	return oldest;
+}
+
+/*
+ * Wakes the FBIO_WAITFORVSYNC waits whose updates have all completed, and
+ * gives those of which one completed (the oldest submission number among
+ * the updates just completed is @retired) their time again.
+ */
+static void epdfb_pending_wake(struct epdfb_par *par, u64 retired)
+{
+	u64 oldest = epdfb_oldest_pending(par);
+	struct epdfb_waiter *w;
+	struct hlist_node *tmp;
+
+	hlist_for_each_entry_safe(w, tmp, &par->pending_waiters, node) {
+		if (w->target < oldest)
+			epdfb_waiter_finish(w, 0, false);
+		else if (retired <= w->target)
+			w->deadline = jiffies +
+				      msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+	}
+}
+
 /*
  * Complete what is due, start what may start, then arm the work item for the
  * next completion. Called with par->lock held.
@@ -340,10 +478,14 @@ static void epdfb_queue_advance(struct epdfb_par *par)
 	u64 completions = par->completions;
 	u64 now = ktime_get_ns();
 	u64 next = U64_MAX;
+	u64 retired = U64_MAX;
 
-	list_for_each_entry_safe(upd, tmp, &par->in_flight, node)
-		if (upd->end_ns <= now)
+	list_for_each_entry_safe(upd, tmp, &par->in_flight, node) {
+		if (upd->end_ns <= now) {
+			retired = min(retired, upd->seq);
 			epdfb_update_complete(par, upd);
+		}
+	}
 
 	epdfb_queue_start_ready(par, now);
 	if (par->held && par->n_queued < EPDFB_MAX_QUEUED) {
@@ -367,7 +509,7 @@ static void epdfb_queue_advance(struct epdfb_par *par)
 	}
 
 	if (par->completions != completions)
-		wake_up_all(&par->waitq);
+		epdfb_pending_wake(par, retired);
 }
 
 static void epdfb_panel_work(struct work_struct *work)
@@ -442,6 +584,26 @@ static bool epdfb_overlaps_after(struct epdfb_par *par,
 	return false;
 }
 
+/*
+ * Whether @queued, grown to @merged, would overlap an update in flight that
+ * it does not overlap now, and so wait for it. Were such merges allowed, a
+ * writer sending the column next to @queued, first at another temperature
+ * (it starts at once) and then with @queued's parameters (it merges), could
+ * keep @queued waiting for as long as it goes on.
+ */
+static bool epdfb_merge_delays(struct epdfb_par *par,
+			       const struct epdfb_update *queued,
+			       const struct mxcfb_rect *merged)
+{
+	struct epdfb_update *running;
+
+	list_for_each_entry(running, &par->in_flight, node)
+		if (epdfb_rects_overlap(&running->rect, merged) &&
+		    !epdfb_rects_overlap(&running->rect, &queued->rect))
+			return true;
+	return false;
+}
+
 static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 			     const struct epdfb_update *upd)
 {
@@ -461,7 +623,8 @@ static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 /*
  * Merging moves @upd to the place of the queued update it joins, so it may
  * not pass a queued update that overlaps it (which would then show after
- * it), nor may the grown rect overlap one queued in between.
+ * it), nor may the grown rect overlap one queued in between, nor make the
+ * queued update wait for more of the updates in flight than it did.
  */
 static bool epdfb_try_merge(struct epdfb_par *par, struct epdfb_update *upd)
 {
@@ -472,7 +635,8 @@ static bool epdfb_try_merge(struct epdfb_par *par, struct epdfb_update *upd)
 		if (epdfb_can_merge(queued, upd)) {
 			merged = queued->rect;
 			epdfb_rect_union(&merged, &upd->rect);
-			if (!epdfb_overlaps_after(par, queued, &merged)) {
+			if (!epdfb_overlaps_after(par, queued, &merged) &&
+			    !epdfb_merge_delays(par, queued, &merged)) {
 				epdfb_merge_into(par, queued, upd);
 				return true;
 			}
@@ -637,110 +801,128 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 	return epdfb_queue_submit_update(par, &req, true);
 }
 
+/* Ends a registered wait: its result, or why there is none. */
+static int epdfb_waiter_end(struct epdfb_par *par, struct epdfb_waiter *w,
+			    long left, u32 *collided)
+{
+	int ret;
+
+	mutex_lock(&par->lock);
+	if (!w->finished)
+		hlist_del(&w->node);
+	if (par->dead) {
+		ret = -ENODEV;
+	} else if (w->finished) {
+		ret = w->error;
+		if (collided)
+			*collided = w->collided;
+	} else {
+		ret = left < 0 ? left : -ETIMEDOUT;
+	}
+	mutex_unlock(&par->lock);
+	return ret;
+}
+
+/*
+ * Sleeps until the wait's result is known, a signal comes or the deadline
+ * passes; a pending wait's deadline may have moved on while it slept.
+ */
+static int epdfb_waiter_sleep(struct epdfb_par *par, struct epdfb_waiter *w,
+			      u32 *collided)
+{
+	long left = 0, timeout;
+
+	for (;;) {
+		mutex_lock(&par->lock);
+		timeout = (long)(w->deadline - jiffies);
+		mutex_unlock(&par->lock);
+		if (timeout <= 0)
+			break;
+		left = wait_for_completion_interruptible_timeout(&w->done,
+								 timeout);
+		if (left)
+			break;
+	}
+	return epdfb_waiter_end(par, w, left, collided);
+}
+
 /**
  * epdfb_queue_wait_marker() - wait until the update carrying @marker completed
  * @par: device
  * @marker: update_marker of a submitted update
  * @collided: set to whether that update collided with another
  *
- * Return: 0 once completed (at once for an unknown or completed marker);
+ * A wait that begins before the marker completed gets its result whatever
+ * completes with it. One that begins after gets it while the marker is among
+ * the last EPDFB_MARKER_HISTORY to complete.
+ *
+ * Return: 0 once completed (at once for a marker never sent or completed);
  * -EIO if nothing was shown, its pixels not captured or the update failed;
- * -ETIMEDOUT if the update hung and was abandoned, or after
- * EPDFB_WAIT_TIMEOUT_MS; -ENODATA if it was shown but timed without a
- * temperature reading; -ERESTARTSYS on a signal; -ENODEV if the device goes
- * away.
+ * -ETIMEDOUT if the update hung and was abandoned, or EPDFB_WAIT_TIMEOUT_MS
+ * after the call, whatever completes meanwhile; -ENODATA if it was shown but
+ * timed without a temperature reading; -ENOENT if it completed too long
+ * before the call for its result to be known; -ERESTARTSYS on a signal;
+ * -ENODEV if the device goes away.
  */
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 {
-	long left = msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
-	u64 seen;
-
-	const struct epdfb_done_marker *done;
+	struct epdfb_waiter w = { .marker = marker };
 	int ret;
 
 	*collided = 0;
 	if (!marker)
 		return 0;
-	for (;;) {
-		mutex_lock(&par->lock);
-		if (par->dead) {
-			mutex_unlock(&par->lock);
-			return -ENODEV;
-		}
-		if (!epdfb_marker_pending(par, marker)) {
-			done = epdfb_marker_done(par, marker);
-			ret = done ? done->error : 0;
-			*collided = done && done->collided;
-			mutex_unlock(&par->lock);
-			return ret;
-		}
-		seen = par->completions;
+	mutex_lock(&par->lock);
+	if (par->dead) {
 		mutex_unlock(&par->lock);
-
-		left = wait_event_interruptible_timeout(par->waitq,
-							READ_ONCE(par->completions) != seen ||
-							READ_ONCE(par->dead),
-							left);
-		if (left < 0)
-			return left;
-		if (!left)
-			return -ETIMEDOUT;
+		return -ENODEV;
 	}
-}
-
-/* Submission number of the oldest update not completed, U64_MAX if none. */
-static u64 epdfb_oldest_pending(struct epdfb_par *par)
-{
-	u64 oldest = par->held ? par->held->seq : U64_MAX;
-	struct epdfb_update *upd;
-
-	list_for_each_entry(upd, &par->queue, node)
-		oldest = min(oldest, upd->seq);
-	list_for_each_entry(upd, &par->in_flight, node)
-		oldest = min(oldest, upd->seq);
-	return oldest;
+	if (!epdfb_marker_pending(par, marker)) {
+		ret = epdfb_marker_late_result(par, marker, collided);
+		mutex_unlock(&par->lock);
+		return ret;
+	}
+	w.deadline = jiffies + msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+	init_completion(&w.done);
+	hash_add(par->marker_waiters, &w.node, marker);
+	mutex_unlock(&par->lock);
+	return epdfb_waiter_sleep(par, &w, collided);
 }
 
 /**
  * epdfb_queue_wait_pending() - wait for the updates submitted so far
  * @par: device
  *
- * Updates submitted after the call are not waited for, so a steady stream of
- * them cannot keep the caller waiting.
+ * Updates submitted after the call are not waited for, and none may merge
+ * into a queued one so as to delay it, so a steady stream of them cannot
+ * keep the caller waiting. Nor can their completions: the wait gives up
+ * when none of its own updates completed for EPDFB_WAIT_TIMEOUT_MS. It
+ * waits for at most the EPDFB_MAX_QUEUED queued, EPDFB_MAX_IN_FLIGHT in
+ * flight and one held back, which may take longer than that together.
  *
- * Return: 0, -ETIMEDOUT if nothing completed for EPDFB_WAIT_TIMEOUT_MS,
- * -ERESTARTSYS on a signal, -ENODEV if the device goes away.
+ * Return: 0, -ETIMEDOUT if none of the updates completed for
+ * EPDFB_WAIT_TIMEOUT_MS, -ERESTARTSYS on a signal, -ENODEV if the device
+ * goes away.
  */
 int epdfb_queue_wait_pending(struct epdfb_par *par)
 {
-	long left;
-	u64 target, seen;
+	struct epdfb_waiter w = {};
 
 	mutex_lock(&par->lock);
-	target = par->submit_seq;
-	mutex_unlock(&par->lock);
-	for (;;) {
-		mutex_lock(&par->lock);
-		if (par->dead) {
-			mutex_unlock(&par->lock);
-			return -ENODEV;
-		}
-		if (epdfb_oldest_pending(par) > target) {
-			mutex_unlock(&par->lock);
-			return 0;
-		}
-		seen = par->completions;
+	if (par->dead) {
 		mutex_unlock(&par->lock);
-
-		left = wait_event_interruptible_timeout(par->waitq,
-							READ_ONCE(par->completions) != seen ||
-							READ_ONCE(par->dead),
-							msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS));
-		if (left < 0)
-			return left;
-		if (!left)
-			return -ETIMEDOUT;
+		return -ENODEV;
 	}
+	w.target = par->submit_seq;
+	if (epdfb_oldest_pending(par) > w.target) {
+		mutex_unlock(&par->lock);
+		return 0;
+	}
+	w.deadline = jiffies + msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+	init_completion(&w.done);
+	hlist_add_head(&w.node, &par->pending_waiters);
+	mutex_unlock(&par->lock);
+	return epdfb_waiter_sleep(par, &w, NULL);
 }
 
 /**
@@ -753,6 +935,9 @@ int epdfb_queue_wait_pending(struct epdfb_par *par)
 void epdfb_queue_cancel_all(struct epdfb_par *par)
 {
 	struct epdfb_update *upd, *tmp;
+	struct epdfb_waiter *w;
+	struct hlist_node *next;
+	unsigned int bkt;
 
 	mutex_lock(&par->lock);
 	WRITE_ONCE(par->dead, true);
@@ -769,8 +954,11 @@ void epdfb_queue_cancel_all(struct epdfb_par *par)
 	}
 	par->n_queued = 0;
 	par->snapshot_bytes = 0;
+	hash_for_each_safe(par->marker_waiters, bkt, next, w, node)
+		epdfb_waiter_finish(w, -ENODEV, false);
+	hlist_for_each_entry_safe(w, next, &par->pending_waiters, node)
+		epdfb_waiter_finish(w, -ENODEV, false);
 	mutex_unlock(&par->lock);
-	wake_up_all(&par->waitq);
 	cancel_delayed_work_sync(&par->panel_work);
 	cancel_delayed_work_sync(&par->power_work);
 }
@@ -786,11 +974,13 @@ int epdfb_queue_init(struct epdfb_par *par)
 	par->trace = kvcalloc(EPDFB_TRACE_LEN, sizeof(*par->trace), GFP_KERNEL);
 	if (!par->trace)
 		return -ENOMEM;
+	par->forgotten = kvcalloc(EPDFB_MARKERS_FORGOTTEN,
+				  sizeof(*par->forgotten), GFP_KERNEL);
+	if (!par->forgotten)
+		goto err_trace;
 	par->wq = alloc_workqueue("epdfb", WQ_UNBOUND, 0);
-	if (!par->wq) {
-		kvfree(par->trace);
-		return -ENOMEM;
-	}
+	if (!par->wq)
+		goto err_forgotten;
 	par->snapshot_limit = (size_t)EPDFB_SNAPSHOT_FRAMES * par->width *
 			      par->height;
 	mutex_init(&par->lock);
@@ -798,7 +988,8 @@ int epdfb_queue_init(struct epdfb_par *par)
 	INIT_LIST_HEAD(&par->in_flight);
 	INIT_DELAYED_WORK(&par->panel_work, epdfb_panel_work);
 	INIT_DELAYED_WORK(&par->power_work, epdfb_power_work);
-	init_waitqueue_head(&par->waitq);
+	hash_init(par->marker_waiters);
+	INIT_HLIST_HEAD(&par->pending_waiters);
 	par->scheme = UPDATE_SCHEME_QUEUE_AND_MERGE;
 	par->pwrdown_delay_ms = 1000;
 	par->modes = (struct mxcfb_waveform_modes) {
@@ -810,6 +1001,12 @@ int epdfb_queue_init(struct epdfb_par *par)
 		.mode_gc32 = WAVEFORM_MODE_GC16,
 	};
 	return 0;
+
+err_forgotten:
+	kvfree(par->forgotten);
+err_trace:
+	kvfree(par->trace);
+	return -ENOMEM;
 }
 
 /**
@@ -819,6 +1016,7 @@ int epdfb_queue_init(struct epdfb_par *par)
 void epdfb_queue_fini(struct epdfb_par *par)
 {
 	destroy_workqueue(par->wq);
+	kvfree(par->forgotten);
 	kvfree(par->trace);
 	mutex_destroy(&par->lock);
 }
