@@ -627,7 +627,8 @@ handle_cleanup_timer(void *data)
 	if (!vl_epd_cleanup_due(output, &delay_ms))
 		return 0;
 	if (delay_ms > 1) {
-		wl_event_source_timer_update(output->cleanup_timer, (int)delay_ms);
+		wl_event_source_timer_update(
+			output->cleanup_timer, delay_ms > INT_MAX ? INT_MAX : (int)delay_ms);
 		return 0;
 	}
 	struct vl_epd_flush_record *record = new_flush(output);

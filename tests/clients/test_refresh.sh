@@ -171,22 +171,29 @@ expect "1000 commits with feedback, none waited for: each gets one event ($line)
 # --- the longest delays the configuration takes keep their timers armed
 # (wayland's timers take an int of milliseconds; more is waited for in steps)
 cat >"$work/timers.sh" <<'SCRIPT'
-# timers.sh CLIENT WORK flood|modes: the time left on each timer of vellum,
+# timers.sh CLIENT WORK flood|typed: the time left on each timer of vellum,
 # in seconds, "timer S" a line, once refresh_client's flood ended (its last
-# requests wait for the interval) or its modes were drawn (partial updates
-# that the idle cleanup will clear), and the panel is idle
+# requests wait for the interval) or a rect was drawn after a key (an area
+# drawn fast while the user works, which the idle cleanup will redraw), and
+# the panel is idle
 if [ "$3" = flood ]; then
 	"$1" flood 1 >"$2/flood.out" &
 	until grep -q '^flooded' "$2/flood.out"; do sleep 0.1; done
 else
-	"$1" modes >/dev/null
+	mkfifo "$2/commands"
+	"$1" steps <"$2/commands" >"$2/steps.out" &
+	exec 3>"$2/commands"
+	until grep -q '^shown' "$2/steps.out"; do sleep 0.1; done
+	wtype -k space
+	echo "rect 10 10 40 40 0" >&3
+	until grep -q '^feedback 1 ' "$2/steps.out"; do sleep 0.1; done
 fi
 sleep 1
 for fd in /proc/$PPID/fd/*; do
 	[ "$(readlink "$fd")" = "anon_inode:[timerfd]" ] || continue
 	sed -n 's/^it_value: (\([0-9]*\),.*/timer \1/p' "/proc/$PPID/fdinfo/${fd##*/}"
 done
-[ "$3" = flood ] && kill $!
+kill $!
 exit 0
 SCRIPT
 # about 49 days, the longest delay; INT_MAX milliseconds are 2147483 s
@@ -195,8 +202,8 @@ run_vellum -c "$work/interval.conf" -- bash "$work/timers.sh" "$client" "$work" 
 longest=$(grep '^timer ' <<<"$out" | cut -d' ' -f2 | sort -n | tail -n 1)
 expect "full-refresh-interval of 4294967295ms: the flash waits on an armed timer (${longest:-none} s)" \
 	[ "${longest:-0}" -ge 2000000 ]
-printf '[refresh]\nfull-refresh-interval = off\nidle-cleanup = 4294967295ms\n' >"$work/cleanup.conf"
-run_vellum -c "$work/cleanup.conf" -- bash "$work/timers.sh" "$client" "$work" modes
+printf '[refresh]\nfull-refresh-interval = off\nidle-cleanup = 4294967295ms\ninput-window = 30s\n' >"$work/cleanup.conf"
+run_vellum -c "$work/cleanup.conf" -- bash "$work/timers.sh" "$client" "$work" typed
 longest=$(grep '^timer ' <<<"$out" | cut -d' ' -f2 | sort -n | tail -n 1)
 expect "idle-cleanup of 4294967295ms: the cleanup waits on an armed timer (${longest:-none} s)" \
 	[ "${longest:-0}" -ge 2000000 ]

@@ -55,7 +55,8 @@ updates_over() {
 # of an [app:refresh-client] section
 write_config() {
 	local -A refresh=([full-refresh-every]=0 [idle-cleanup]=off
-		[full-refresh-interval]=3600s [default-mode]=text [default-dither]=none)
+		[full-refresh-interval]=3600s [default-mode]=text [default-dither]=none
+		[input-window]=off [merge-window]=off)
 	local word key app=()
 	for word in "$@"; do
 		case $word in
@@ -127,8 +128,10 @@ for gray in 0 255 0 255; do step "rect 100 400 40 40 $gray"; done
 reload every full-refresh-interval=0 full-refresh-every=2
 for gray in 0 255 0 255; do step "rect 200 400 40 40 $gray"; done
 
-# idle-cleanup: once the panel is quiet, an area updated partially is redrawn
-reload idle full-refresh-interval=0 idle-cleanup=200ms
+# idle-cleanup and input-window: an area drawn fast while the user types is
+# redrawn once the panel and the input are quiet
+reload idle full-refresh-interval=0 idle-cleanup=200ms input-window=30s default-mode=auto
+wtype -k space
 step "rect 300 400 40 40 128"
 # the rect, then the cleanup
 wait_for [ "$(updates_over $(($(cat "$work/mark.idle") + 1)) "" 300 400 40 40 | grep -vc 'width=800')" -ge 2 ]
@@ -170,6 +173,8 @@ expect "reloaded to 2: it flashes" \
 	[ -n "$(updates_over "$(mark every)" "$(mark idle)" 200 400 40 40 | grep 'full=1')" ]
 expect "reloaded idle-cleanup 200ms: an area is redrawn when the panel is quiet" \
 	[ "$(updates_over "$(mark idle)" "$(mark text)" 300 400 40 40 | grep -vc 'width=800')" -ge 2 ]
+expect "reloaded input-window 30s: typing makes the area's first update DU" \
+	[ "$(updates_over "$(mark idle)" "$(mark text)" 300 400 40 40 | grep -v 'width=800' | head -n 1 | grep -c 'waveform=1 ')" = 1 ]
 expect "default-mode text: gray is GL16" [ "$(value "$(fb 14)" waveform)" = GL16 ]
 expect "reloaded to fast: A2" [ "$(value "$(fb 15)" waveform)" = A2 ]
 expect "reloaded default-dither ordered: still A2" [ "$(value "$(fb 16)" waveform)" = A2 ]
