@@ -133,15 +133,17 @@ run_touch(struct epd *d, int touch)
 {
 	struct vellum_run run;
 	struct vellum_box box;
-	char line[256], app[256];
+	char line[256], x[16], y[16];
 
 	epd_phase("touch-device names the touchscreen: a tap reaches the client");
 	epd_clear(d);
 	epd_trace_clear(d);
 	write_config("[input]\ntouch-device = vellum test touchscreen\n");
 	/* two taps, then the probe exits, and vellum with it */
-	snprintf(app, sizeof(app), "%s %d %d 2", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y);
-	const char *args[] = {"-c", config, "-d", d->devnode, "--", "sh", "-c", app, NULL};
+	snprintf(x, sizeof(x), "%d", MARKER_X);
+	snprintf(y, sizeof(y), "%d", MARKER_Y);
+	const char *args[] = {
+		"-c", config, "-d", d->devnode, "--", TOUCH_PROBE_BIN, x, y, "2", NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
 	CHECK_MSG(vellum_wait_full_update(d, 120), "the probe's window never reached the panel");
@@ -179,14 +181,17 @@ run_touch_cancel(struct epd *d, int multitouch)
 {
 	const int held = 16, more = 2;
 	struct vellum_run run;
-	char line[256], app[256];
+	char line[256], x[16], y[16], taps[16];
 	int downs = 0;
 
 	epd_phase("16 fingers down, one turned palm: every touch of the client is cancelled");
 	epd_clear(d);
 	write_config("[input]\ntouch-device = vellum test multitouch\n");
-	snprintf(app, sizeof(app), "%s %d %d %d", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y, held + more);
-	const char *args[] = {"-c", config, "-d", d->devnode, "--", "sh", "-c", app, NULL};
+	snprintf(x, sizeof(x), "%d", MARKER_X);
+	snprintf(y, sizeof(y), "%d", MARKER_Y);
+	snprintf(taps, sizeof(taps), "%d", held + more);
+	const char *args[] = {
+		"-c", config, "-d", d->devnode, "--", TOUCH_PROBE_BIN, x, y, taps, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
 	CHECK_MSG(vellum_wait_full_update(d, 120), "the probe's window never reached the panel");

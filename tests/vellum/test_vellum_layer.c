@@ -38,7 +38,7 @@ main(void)
 {
 	struct epd dev, *d = &dev;
 	struct vellum_run run;
-	char app[1024], line[256];
+	char bar[16], line[256];
 
 	epd_begin("vellum_layer", 300);
 	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
@@ -49,9 +49,11 @@ main(void)
 	epd_trace_clear(d);
 
 	epd_phase("a window, and a bar that takes the keyboard on demand, with a popup");
-	snprintf(app, sizeof(app), "%s resize & exec %s %d 120 ondemand", PROBE_CLIENT_BIN,
-		LAYER_PROBE_BIN, BAR);
-	const char *args[] = {"-d", d->devnode, "--", "sh", "-c", app, NULL};
+	snprintf(bar, sizeof(bar), "%d", BAR);
+	/* the programs' paths as arguments: a checkout's path has no length limit */
+	const char *args[] = {"-d", d->devnode, "--", "sh", "-c",
+		"\"$0\" resize & exec \"$1\" \"$2\" 120 ondemand", PROBE_CLIENT_BIN,
+		LAYER_PROBE_BIN, bar, NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect(&run, "seat touch ", line, sizeof(line), 120));
 	REQUIRE_MSG(!strcmp(line, "seat touch yes"), "the seat has no touch: the taps cannot come");
