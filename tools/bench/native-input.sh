@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Input to update, natively: vellum on the memory panel, foot typed into
+# through the virtual keyboard protocol (vk_typist, a key every 100 ms).
+# Per key, the time from the key sent to the first update submitted after it
+# (the memory panel's trace, CLOCK_MONOTONIC as vk_typist's stamps); its
+# median and 99th percentile.
+#
+#   tools/bench/native-input.sh BUILD_DIR [KEYS]
+#
+# KEYS is how many keys are typed (default 220). The pen figure needs a
+# pointer that a client can drive, which vellum does not offer (no
+# zwlr_virtual_pointer_v1); it is reported as not measured.
+set -euo pipefail
+
+build=$(cd "$1" && pwd)
+keys=${2:-220}
+vellum=$build/compositor/vellum
+typist=$build/tools/bench/vk_typist
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_RUNTIME_DIR=$work/run
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+export VELLUM_MEMORY_TRACE=$work/trace
+
+# foot echoes the keys (cat reads them away); the typist starts once foot's
+# first frame and its idle cleanup are done.
+cat >"$work/type.sh" <<SCRIPT
+foot --override=font=monospace:size=12 sh -c 'exec cat >/dev/null' &
+foot=\$!
+"$typist" -n "$keys" -i 100 -w 4000 >"$work/keys"
+sleep 1
+kill \$foot
+SCRIPT
+"$vellum" --no-xwayland -d memory:1872x1404 -- bash "$work/type.sh" >"$work/vellum.log" 2>&1 || true
+
+# event_to_update EVENTS: "N events: p50 X ms, p99 Y ms" from the events' ns=
+# stamps and the trace's.
+event_to_update() {
+	awk '
+		FNR == NR { if (match($0, /ns=[0-9]+/)) update[++n] = substr($0, RSTART + 3, RLENGTH - 3); next }
+		match($0, /ns=[0-9]+/) {
+			t = substr($0, RSTART + 3, RLENGTH - 3)
+			while (u <= n && update[u] + 0 < t + 0)
+				u++
+			if (u <= n)
+				print (update[u] - t) / 1e6
+		}' u=1 "$VELLUM_MEMORY_TRACE" "$1" | sort -g |
+		awk '{ v[NR] = $1 } END {
+			if (NR == 0) { print "no events"; exit }
+			p99 = int(NR * 0.99 + 0.999); if (p99 < 1) p99 = 1
+			printf "p50 %.1f ms, p99 %.1f ms (%d events)\n", v[int((NR + 1) / 2)], v[p99], NR }'
+}
+
+if [ ! -s "$work/keys" ] || [ ! -s "$VELLUM_MEMORY_TRACE" ]; then
+	echo "native key -> update submitted (foot): not measured: no keys or no updates" >&2
+	cat "$work/vellum.log" >&2
+	exit 1
+fi
+echo "native key -> update submitted (foot): $(event_to_update "$work/keys")"
+echo "native pen event -> update submitted (epaper-paint): not measured (vellum offers no virtual pointer)"
