@@ -41,6 +41,7 @@ handle_frame(struct wl_listener *listener, void *data)
 		vl_layers_add_hints(output->server, output);
 		vl_refresh_prepare_commit(output->server->refresh, output);
 	}
+	vl_output_scale_buffers(output);
 	uint32_t seq = output->wlr_output->commit_seq;
 	wlr_scene_output_commit(output->scene_output, NULL);
 	/* Nothing changed, so no commit: the hints were for this frame only. */

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
 #include "scale.h"
@@ -71,4 +72,20 @@ vl_output_box_to_native(
 {
 	return vl_scale_box_to_native(native, logical, output->scale,
 		(enum vl_epd_transform)output->transform, output->width, output->height);
+}
+
+static void
+use_nearest(struct wlr_scene_buffer *buffer, int sx, int sy, void *data)
+{
+	(void)sx;
+	(void)sy;
+	(void)data;
+	if (buffer->filter_mode != WLR_SCALE_FILTER_NEAREST)
+		wlr_scene_buffer_set_filter_mode(buffer, WLR_SCALE_FILTER_NEAREST);
+}
+
+void
+vl_output_scale_buffers(struct vl_output *output)
+{
+	wlr_scene_output_for_each_buffer(output->scene_output, use_nearest, NULL);
 }

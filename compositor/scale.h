@@ -32,6 +32,15 @@ bool vl_scale_box_to_native(pixman_box32_t *native, const pixman_box32_t *logica
 /* The scale the configuration gives output: its scale key, or the default for its panel. */
 double vl_output_scale(const struct vl_server *server, const struct wlr_output *output);
 
+struct vl_output;
+
+/*
+ * Has every buffer the output shows enlarged or reduced pixel by pixel
+ * (nearest neighbour), not blended: black and white stay black and white,
+ * which the panel draws with its fast waveforms, without gray fringes.
+ */
+void vl_output_scale_buffers(struct vl_output *output);
+
 /* vl_scale_box_to_native() with output's scale, rotation and size. */
 bool vl_output_box_to_native(
 	const struct wlr_output *output, const pixman_box32_t *logical, pixman_box32_t *native);

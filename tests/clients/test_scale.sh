@@ -4,14 +4,16 @@
 # (wl_output, xdg-output, the fractional scale global), the logical size
 # windows are configured to, dialogs at their scaled size, and a client of
 # wp-fractional-scale-v1 whose buffer reaches the panel pixel for pixel,
-# also rotated. Prints TAP.
+# also rotated, and epaper-refresh-v1's modes over the scaled areas of
+# refresh_client's rects. Prints TAP.
 #
-#   test_scale.sh VELLUM PROBE_CLIENT SCALE_PROBE
+#   test_scale.sh VELLUM PROBE_CLIENT SCALE_PROBE REFRESH_CLIENT
 set -u
 
 vellum=$1
 probe=$2
 scale_probe=$3
+refresh_client=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_RUNTIME_DIR=$work/run
@@ -115,6 +117,20 @@ extra_config=
 expect "a window's mode at scale 2 reaches the panel's far corner" \
 	grep -Eq "^update .* x=6[0-9][0-9] y=4[0-9][0-9] .* waveform=4 " "$VELLUM_MEMORY_TRACE"
 expect "... no update is DU" eval '! grep -q " waveform=1 " "$VELLUM_MEMORY_TRACE"'
+
+# epaper-refresh-v1 on a 1200x1600 panel turned 90 degrees, scale 2: each
+# mode's rect, 80x80 logical pixels at X,Y, is one update of 160x160 panel
+# pixels, at 2Y,1200-2(X+80), with the mode's waveform
+declare -A waveform_id=([quality]=2 [text]=5 [fast]=4 [animation]=4 [auto]=1)
+run_vellum memory:1600x1200 2 -r 90 -- "$refresh_client" modes
+expect "refresh_client modes runs at scale 2, turned 90 degrees" [ "$status" = 0 ]
+for mode in quality text fast animation auto; do
+	line=$(grep "^mode $mode " <<<"$out")
+	read -r x y w h < <(sed 's/.* x=\([0-9]*\) y=\([0-9]*\) width=\([0-9]*\) height=\([0-9]*\) .*/\1 \2 \3 \4/' <<<"$line")
+	rect="x=$((2 * y)) y=$((1200 - 2 * (x + w))) width=$((2 * h)) height=$((2 * w))"
+	expect "... mode $mode: one update of $rect, waveform ${waveform_id[$mode]}" \
+		grep -q "^update .* $rect waveform=${waveform_id[$mode]} " "$VELLUM_MEMORY_TRACE"
+done
 
 # --- dialogs centred in the logical output, at their scaled size
 run_vellum memory:800x600 2 -- "$probe" dialog 1
