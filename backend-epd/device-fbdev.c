@@ -412,6 +412,11 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 	fb->base.width = var.xres;
 	fb->base.height = var.yres;
 	fb->base.bpp = var.bits_per_pixel;
+	/* fbdev says "unknown" with 0 or -1 in either. */
+	if (var.width && var.height && var.width != UINT32_MAX && var.height != UINT32_MAX) {
+		fb->base.width_mm = var.width;
+		fb->base.height_mm = var.height;
+	}
 	fb->base.stride = fix.line_length;
 	if (!map_visible_area(fb, path, &var, &fix, error, error_size))
 		goto err;

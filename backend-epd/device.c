@@ -1,7 +1,8 @@
 /*
  * Opening a panel device from a specification string.
  */
-#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,20 +33,55 @@ open_auto(char *error, size_t error_size)
 	return NULL;
 }
 
+/* Decimal digits only, as uint32_t. */
+static bool
+parse_uint32(const char *text, uint32_t *value, const char **rest)
+{
+	uint64_t number = 0;
+	const char *p = text;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		number = number * 10 + (uint64_t)(*p - '0');
+		if (number > UINT32_MAX)
+			return false;
+	}
+	*value = (uint32_t)number;
+	*rest = p;
+	return p != text;
+}
+
+/* "WxH" at the start of text; *rest is what follows. */
+static bool
+parse_size(const char *text, uint32_t *width, uint32_t *height, const char **rest)
+{
+	return parse_uint32(text, width, rest) && **rest == 'x' &&
+	       parse_uint32(*rest + 1, height, rest);
+}
+
 static struct vl_epd_device *
 open_spec(const char *spec, char *error, size_t error_size)
 {
 	if (!spec || strcmp(spec, "auto") == 0)
 		return open_auto(error, error_size);
 	if (strncmp(spec, "memory:", 7) == 0) {
-		uint32_t width, height;
-		char end;
-		if (sscanf(spec + 7, "%" SCNu32 "x%" SCNu32 "%c", &width, &height, &end) != 2) {
-			snprintf(error, error_size, "device \"%s\": expected memory:WIDTHxHEIGHT",
+		uint32_t width, height, width_mm = 0, height_mm = 0;
+		const char *rest;
+		if (!parse_size(spec + 7, &width, &height, &rest) ||
+			(*rest && (*rest != ':' ||
+					  !parse_size(rest + 1, &width_mm, &height_mm, &rest) ||
+					  strcmp(rest, "mm") != 0))) {
+			snprintf(error, error_size,
+				"device \"%s\": expected memory:WIDTHxHEIGHT or "
+				"memory:WIDTHxHEIGHT:WIDTH_MMxHEIGHT_MMmm",
 				spec);
 			return NULL;
 		}
-		return vl_epd_memory_open(width, height, error, error_size);
+		struct vl_epd_device *dev = vl_epd_memory_open(width, height, error, error_size);
+		if (dev) {
+			dev->width_mm = width_mm;
+			dev->height_mm = height_mm;
+		}
+		return dev;
 	}
 	return vl_epd_fbdev_open(spec, error, error_size);
 }

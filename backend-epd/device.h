@@ -58,6 +58,8 @@ struct vl_epd_device {
 	/* "PATH (DRIVER, WxH, BPP bpp)": a path open() took and at most 53 bytes more */
 	char description[PATH_MAX + 64];
 	uint32_t width, height, stride, bpp;
+	/* The panel's physical size in millimetres, as the device reports it; 0: unknown. */
+	uint32_t width_mm, height_mm;
 	uint8_t *pixels;
 	struct vl_epd_waveform_table waveforms;
 	/* turns the kinds in waveforms into the numbers the driver expects */
@@ -70,7 +72,8 @@ struct vl_epd_device {
 
 /*
  * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer), "/dev/fbN",
- * "mxc:/dev/fbN", "plain:/dev/fbN" or "memory:WxH". waveform_map, when not
+ * "mxc:/dev/fbN", "plain:/dev/fbN" or "memory:WxH[:WMMxHMMmm]" (a physical
+ * size in millimetres; unknown without it). waveform_map, when not
  * NULL, numbers the waveforms instead of what the device reports or the
  * BSP's numbering (vl_epd_waveform_map_parse). On failure returns NULL and
  * writes a message to error.

@@ -863,6 +863,9 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	wlr_output_set_description(&output->base, dev->description);
 	output->base.make = strdup("E Ink");
 	output->base.model = strdup(dev->impl->name);
+	/* what the compositor's default scale comes from; 0 when the device does not say */
+	output->base.phys_width = dev->width_mm > INT32_MAX ? 0 : (int32_t)dev->width_mm;
+	output->base.phys_height = dev->height_mm > INT32_MAX ? 0 : (int32_t)dev->height_mm;
 	return output;
 
 err:

@@ -167,6 +167,17 @@ is_device_path(const char *text)
 	return text[0] == '/' && text[1] != '\0';
 }
 
+/* :WIDTH_MMxHEIGHT_MMmm, the physical size a memory panel claims. */
+static bool
+is_physical_size(const char *text)
+{
+	unsigned long width_mm, height_mm;
+	const char *p;
+
+	return text[0] == ':' && parse_number(text + 1, &p, UINT32_MAX, &width_mm) && *p == 'x' &&
+	       parse_number(p + 1, &p, UINT32_MAX, &height_mm) && strcmp(p, "mm") == 0;
+}
+
 /* The syntax of a device spec; whether the device exists is the backend's business. */
 static bool
 set_device(struct load *load, const char *value)
@@ -179,10 +190,11 @@ set_device(struct load *load, const char *value)
 		(strncmp(value, "plain:", 6) == 0 && is_device_path(value + 6)))
 		return replace_string(load, &load->config->device, value);
 	if (strncmp(value, "memory:", 7) == 0 && parse_number(value + 7, &p, UINT32_MAX, &width) &&
-		*p == 'x' && parse_whole_number(p + 1, UINT32_MAX, &height) && width && height)
+		*p == 'x' && parse_number(p + 1, &p, UINT32_MAX, &height) && width && height &&
+		(!*p || is_physical_size(p)))
 		return replace_string(load, &load->config->device, value);
 	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN or "
-			 "memory:WIDTHxHEIGHT");
+			 "memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]");
 }
 
 static bool
@@ -205,6 +217,37 @@ set_rotation(struct load *load, const char *value)
 		return bad(load, "expected 0, 90, 180 or 270");
 	load->config->rotation = 90 * index;
 	return true;
+}
+
+/*
+ * auto, or a decimal number such as 2 or 1.75, read exactly as written (no
+ * locale, no exponent): digits over a power of ten, one rounding.
+ */
+static bool
+set_scale(struct load *load, const char *value)
+{
+	unsigned long whole, numerator, denominator = 1;
+	const char *p;
+
+	if (strcmp(value, "auto") == 0) {
+		load->config->scale = 0;
+		return true;
+	}
+	if (parse_number(value, &p, 1000, &whole)) {
+		numerator = whole;
+		if (*p == '.' && p[1])
+			for (p++; *p >= '0' && *p <= '9' && denominator < 1000000000; p++) {
+				numerator = numerator * 10 + (unsigned long)(*p - '0');
+				denominator *= 10;
+			}
+		double scale = (double)numerator / (double)denominator;
+		if (!*p && scale >= VL_SCALE_MIN && scale <= VL_SCALE_MAX) {
+			load->config->scale = scale;
+			return true;
+		}
+	}
+	return bad(load, "expected auto or a scale from %g to %g, such as 2 or 1.75", VL_SCALE_MIN,
+		VL_SCALE_MAX);
 }
 
 static bool
@@ -396,6 +439,7 @@ static const struct key panel_keys[] = {
 	{"device", set_device},
 	{"waveform-map", set_waveform_map},
 	{"rotation", set_rotation},
+	{"scale", set_scale},
 };
 
 static const struct key refresh_keys[] = {

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <vellum/epd-mode.h>
 
+/* The scales the [panel] scale key takes. */
+#define VL_SCALE_MIN 0.25
+#define VL_SCALE_MAX 8.0
+
 /* Refresh mode and dither for the windows of one application. */
 struct vl_app_rule {
 	char *app_id; /* xdg app_id, or WM_CLASS for X11 clients */
@@ -22,6 +26,7 @@ struct vl_config {
 	char *device;       /* backend device spec; "auto" by default */
 	char *waveform_map; /* NULL: as the device reports them */
 	int rotation;       /* how far the panel is turned clockwise: 0, 90, 180, 270 */
+	double scale;       /* panel pixels per logical pixel; 0: from the panel's size */
 
 	/* [refresh] */
 	unsigned int full_refresh_every; /* partial updates of an area before a flash; 0 never */

@@ -204,6 +204,7 @@ reload_config(struct vl_config *config, const char *path, char *error, size_t er
 	SWAP(config->device, fresh.device);
 	SWAP(config->waveform_map, fresh.waveform_map);
 	SWAP(config->rotation, fresh.rotation);
+	SWAP(config->scale, fresh.scale);
 	SWAP(*config, fresh);
 	vl_config_finish(&fresh);
 	return true;

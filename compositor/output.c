@@ -23,6 +23,7 @@
 #include <wlr/util/log.h>
 
 #include "refresh.h"
+#include "scale.h"
 #include "server.h"
 
 /*
@@ -148,6 +149,7 @@ handle_frame(struct wl_listener *listener, void *data)
 		vl_layers_add_hints(output->server, output);
 		vl_refresh_prepare_commit(output->server->refresh, output);
 	}
+	vl_output_scale_buffers(output);
 	uint32_t seq = output->wlr_output->commit_seq;
 	/*
 	 * Nothing but the paper-white background: a boot splash before
@@ -235,6 +237,7 @@ vl_output_handle_new(struct wl_listener *listener, void *data)
 	wlr_output_state_init(&state);
 	wlr_output_state_set_enabled(&state, true);
 	wlr_output_state_set_transform(&state, transform_for_rotation(server->config.rotation));
+	wlr_output_state_set_scale(&state, vl_output_scale(server, wlr_output));
 	/* the panel's 16 grays in half the memory of XRGB8888; the backend reads both */
 	wlr_output_state_set_render_format(&state, DRM_FORMAT_RGB565);
 	bool ok = wlr_output_commit_state(wlr_output, &state);
@@ -287,9 +290,8 @@ vl_output_hint_box(struct vl_server *server, struct vl_output *output, const str
 		box->x - output_box.x + box->width,
 		box->y - output_box.y + box->height,
 	};
-	/* hints are in the output buffer's coordinates: rotation undone */
-	if (!vl_epd_transform_box(&native, &local, (enum vl_epd_transform)wlr_output->transform,
-		    wlr_output->width, wlr_output->height))
+	/* hints are in the output buffer's coordinates: scaled, rotation undone */
+	if (!vl_output_box_to_native(wlr_output, &local, &native))
 		return;
 	struct vl_epd_hint hint = {
 		.box = {native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1},

@@ -27,6 +27,7 @@
 
 #include "epaper-refresh-v1-protocol.h"
 #include "refresh.h"
+#include "scale.h"
 #include "server.h"
 
 #define MANAGER_VERSION 1
@@ -631,9 +632,7 @@ visible_region(pixman_region32_t *visible, const struct wlr_box *box,
 	const pixman_box32_t *rects = pixman_region32_rectangles(&region, &n);
 	for (int i = 0; i < n; i++) {
 		pixman_box32_t native;
-		if (vl_epd_transform_box(&native, &rects[i],
-			    (enum vl_epd_transform)output->transform, output->width,
-			    output->height))
+		if (vl_output_box_to_native(output, &rects[i], &native))
 			pixman_region32_union_rect(visible, visible, native.x1, native.y1,
 				native.x2 - native.x1, native.y2 - native.y1);
 	}

@@ -299,8 +299,9 @@ panel_to_layout(struct vl_seat *seat, double x, double y, double *lx, double *ly
 		break;
 	}
 	wlr_output_layout_get_box(seat->server->output_layout, wlr_output, &box);
-	*lx = box.x + ox;
-	*ly = box.y + oy;
+	/* panel pixels to logical ones */
+	*lx = box.x + ox / wlr_output->scale;
+	*ly = box.y + oy / wlr_output->scale;
 	return true;
 }
 

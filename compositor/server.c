@@ -14,6 +14,7 @@
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_content_type_v1.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_fractional_scale_v1.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
 #include <wlr/types/wlr_idle_notify_v1.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -149,6 +150,8 @@ create_globals(struct vl_server *server)
 	return wlr_subcompositor_create(display) && wlr_data_device_manager_create(display) &&
 	       wlr_primary_selection_v1_device_manager_create(display) &&
 	       wlr_viewporter_create(display) &&
+	       /* the scene tells surfaces the output's scale */
+	       wlr_fractional_scale_manager_v1_create(display, 1) &&
 	       wlr_presentation_create(display, server->backend) &&
 	       wlr_screencopy_manager_v1_create(display) &&
 	       wlr_xdg_output_manager_v1_create(display, server->output_layout) &&

@@ -19,6 +19,7 @@
 #include "epdfb_drv.h"
 
 #define EPDFB_MAX_DIM	8192
+#define EPDFB_MAX_MM	10000	/* a 10 m panel; more is a typo */
 
 static unsigned int width = 1872;
 module_param(width, uint, 0444);
@@ -27,6 +28,15 @@ MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
 static unsigned int height = 1404;
 module_param(height, uint, 0444);
 MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
+
+/* The 10.3" 4:3 panel of the default size; 0: unknown. */
+static unsigned int width_mm = 209;
+module_param(width_mm, uint, 0444);
+MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
+
+static unsigned int height_mm = 157;
+module_param(height_mm, uint, 0444);
+MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
 
 static unsigned int bpp = 8;
 module_param(bpp, uint, 0444);
@@ -282,6 +292,12 @@ static const struct fb_ops epdfb_ops = {
 	.fb_destroy = epdfb_destroy,
 };
 
+/* fbdev says "unknown" with -1, as a u32 in the var's millimetre fields. */
+static u32 epdfb_var_mm(unsigned int mm)
+{
+	return mm ? mm : (u32)-1;
+}
+
 static void epdfb_init_var(struct fb_info *info, u32 w, u32 h, u32 depth)
 {
 	struct fb_var_screeninfo *var = &info->var;
@@ -292,8 +308,8 @@ static void epdfb_init_var(struct fb_info *info, u32 w, u32 h, u32 depth)
 	var->yres_virtual = h;
 	var->bits_per_pixel = depth;
 	var->activate = FB_ACTIVATE_NOW;
-	var->height = -1;
-	var->width = -1;
+	var->width = epdfb_var_mm(width_mm);
+	var->height = epdfb_var_mm(height_mm);
 	/*
 	 * 8 bpp is gray: red, green and blue are the same 8 bits. It is
 	 * TRUECOLOR, not PSEUDOCOLOR, so that the console's drawing maps its
@@ -432,6 +448,9 @@ static struct platform_driver epdfb_driver = {
 static int epdfb_check_params(void)
 {
 	if (!width || !height || width > EPDFB_MAX_DIM || height > EPDFB_MAX_DIM)
+		return -EINVAL;
+	/* 0 is unknown, and -1 in the var means it too. */
+	if (width_mm > EPDFB_MAX_MM || height_mm > EPDFB_MAX_MM)
 		return -EINVAL;
 	if (bpp != 8 && bpp != 32)
 		return -EINVAL;

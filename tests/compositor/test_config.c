@@ -132,6 +132,7 @@ assert_defaults(const struct vl_config *config)
 	assert_string_equal(config->device, "auto");
 	assert_null(config->waveform_map);
 	assert_int_equal(config->rotation, 0);
+	assert_true(config->scale == 0);
 	assert_int_equal(config->full_refresh_every, 0);
 	assert_int_equal(config->idle_cleanup_ms, 1500);
 	assert_int_equal(config->input_window_ms, 1000);
@@ -182,6 +183,7 @@ test_every_key(void **state)
 			 "device = mxc:/dev/fb1\n"
 			 "waveform-map = init=0, du=1, gc16=2, gc4=3, a2=4, gl16=5\n"
 			 "rotation = 270\n"
+			 "scale = 1.75\n"
 			 "[refresh]\n"
 			 "full-refresh-every = 0\n"
 			 "idle-cleanup = 750ms\n"
@@ -204,6 +206,7 @@ test_every_key(void **state)
 	assert_string_equal(config.device, "mxc:/dev/fb1");
 	assert_string_equal(config.waveform_map, "init=0, du=1, gc16=2, gc4=3, a2=4, gl16=5");
 	assert_int_equal(config.rotation, 270);
+	assert_true(config.scale == 1.75);
 	assert_int_equal(config.full_refresh_every, 0);
 	assert_int_equal(config.idle_cleanup_ms, 750);
 	assert_int_equal(config.full_refresh_interval_ms, 3000);
@@ -310,6 +313,8 @@ test_devices(void **state)
 		"plain:/dev/fb2",
 		"memory:1872x1404",
 		"memory:1x1",
+		"memory:1872x1404:209x157mm",
+		"memory:800x600:0x0mm",
 	};
 
 	for (size_t i = 0; i < sizeof(devices) / sizeof(*devices); i++) {
@@ -320,6 +325,40 @@ test_devices(void **state)
 		snprintf(text, sizeof(text), "[panel]\ndevice = %s\n", devices[i]);
 		load_ok(&config, text);
 		assert_string_equal(config.device, devices[i]);
+		vl_config_finish(&config);
+	}
+}
+
+/* Scales as written, exactly (no locale, no exponent), and auto after a number. */
+static void
+test_scale(void **state)
+{
+	static const struct {
+		const char *value;
+		double scale;
+	} cases[] = {
+		{"1", 1},
+		{"2", 2},
+		{"2.25", 2.25},
+		{"1.75", 1.75},
+		{"1.333", 1.333},
+		{"02.50", 2.5},
+		{"0.25", 0.25},
+		{"8", 8},
+		{"8.000", 8},
+		{"auto", 0},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct vl_config config;
+		char text[64];
+
+		vl_config_init(&config);
+		config.scale = 3;
+		snprintf(text, sizeof(text), "[panel]\nscale = %s\n", cases[i].value);
+		load_ok(&config, text);
+		if (config.scale != cases[i].scale)
+			fail_msg("scale = %s gave %g", cases[i].value, config.scale);
 		vl_config_finish(&config);
 	}
 }
@@ -376,7 +415,8 @@ test_structure_errors(void **state)
 		"1: unknown section [Panel] (known: [panel], [refresh], [input], [app:APP_ID])");
 	assert_load_fails("rotation = 90\n", "1: key \"rotation\" is outside any section");
 	assert_load_fails("[panel]\ndevice = auto\nwaveform = a2=4\n",
-		"3: unknown key \"waveform\" in [panel] (known: device, waveform-map, rotation)");
+		"3: unknown key \"waveform\" in [panel] (known: device, waveform-map, rotation, "
+		"scale)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
 		"input-window, merge-window, full-refresh-interval, "
@@ -425,8 +465,11 @@ test_first_error_wins(void **state)
 static void
 test_value_errors(void **state)
 {
-	static const char *const bad_device = "expected auto, /dev/fbN, mxc:/dev/fbN, "
-					      "plain:/dev/fbN or memory:WIDTHxHEIGHT";
+	static const char *const bad_device =
+		"expected auto, /dev/fbN, mxc:/dev/fbN, "
+		"plain:/dev/fbN or memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]";
+	static const char *const bad_scale =
+		"expected auto or a scale from 0.25 to 8, such as 2 or 1.75";
 	static const char *const bad_count =
 		"expected a number of updates from 0 (never) to 4294967295";
 	static const char *const bad_delay = "expected a delay such as 2000ms, 2s or 2000 "
@@ -454,6 +497,31 @@ test_value_errors(void **state)
 		{"panel", "device", "memory:800x600x", bad_device},
 		{"panel", "device", "memory:-800x600", bad_device},
 		{"panel", "device", "memory:4294967296x1", bad_device},
+		{"panel", "device", "memory:800x600:209x157", bad_device},
+		{"panel", "device", "memory:800x600:209mm", bad_device},
+		{"panel", "device", "memory:800x600:x157mm", bad_device},
+		{"panel", "device", "memory:800x600:209x157mmm", bad_device},
+		{"panel", "device", "memory:800x600209x157mm", bad_device},
+		{"panel", "device", "memory:800x600:4294967296x1mm", bad_device},
+		{"panel", "scale", "", bad_scale},
+		{"panel", "scale", "0", bad_scale},
+		{"panel", "scale", "0.0", bad_scale},
+		{"panel", "scale", "0.1", bad_scale},
+		{"panel", "scale", "-1", bad_scale},
+		{"panel", "scale", "-2.5", bad_scale},
+		{"panel", "scale", "+2", bad_scale},
+		{"panel", "scale", "8.01", bad_scale},
+		{"panel", "scale", "100", bad_scale},
+		{"panel", "scale", "99999999999999999999999", bad_scale},
+		{"panel", "scale", "1e2", bad_scale},
+		{"panel", "scale", "2.", bad_scale},
+		{"panel", "scale", ".5", bad_scale},
+		{"panel", "scale", "1,5", bad_scale},
+		{"panel", "scale", "2x", bad_scale},
+		{"panel", "scale", "2 5", bad_scale},
+		{"panel", "scale", "nan", bad_scale},
+		{"panel", "scale", "inf", bad_scale},
+		{"panel", "scale", "Auto", bad_scale},
 		{"panel", "waveform-map", "du=1, gc16",
 			"waveform map item \"gc16\": expected KIND=ID"},
 		{"panel", "waveform-map", "init=0",
@@ -784,6 +852,7 @@ main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_long_app_ids),
 		cmocka_unit_test(test_structure_errors),
