@@ -726,8 +726,10 @@ vl_refresh_prepare_commit(struct vl_refresh_manager *manager, struct vl_output *
 	pixman_region32_init(&above);
 	pixman_region32_init(&visible);
 	/* From the top down, so that each surface knows what covers it. */
-	for (entry = (struct shown_surface *)((char *)shown.list.data + shown.list.size);
-		entry-- != shown.list.data;) {
+	size_t n_shown = shown.list.size / sizeof(*entry);
+	/* an empty array has no data pointer to step back from */
+	for (size_t i = n_shown; i-- > 0;) {
+		entry = (struct shown_surface *)shown.list.data + i;
 		refresh = entry->refresh;
 		if (refresh) {
 			refresh->shown = true;
