@@ -15,17 +15,10 @@ vellum=$1
 probe=$2
 layer_probe=${3:-}
 no_layer_shell="vellum is built without layer-shell (-Dlayer-shell)"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_RUNTIME_DIR=$work/run
-mkdir -m 700 "$XDG_RUNTIME_DIR"
-unset WAYLAND_DISPLAY DISPLAY
-export VELLUM_MEMORY_TRACE=$work/trace VELLUM_MEMORY_PANEL=$work/panel.pgm
+# shellcheck source=setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 W=800
 H=600
-
-# shellcheck source=../tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # run_vellum [VELLUM OPTIONS] -- APP...: runs vellum on a fresh panel;
 # $status is its exit status, $out its output.
@@ -349,9 +342,15 @@ cat >"$work/between.sh" <<'SCRIPT'
 grep -c '^update' "$VELLUM_MEMORY_TRACE" >"$1/gone"
 timeout 30 grim "$1/between.png" || exit 1
 [ -n "$3" ] || exit 0
-# the bar stays until vellum ends, once it is shown
+# the bar stays until vellum ends, once it is shown and its update is sent
+# (frames are not held back for the panel, so "shown" may come first)
+before=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
 "$3" 80 30 >"$1/layer" &
-for _ in $(seq 300); do grep -q '^layer shown' "$1/layer" && exit 0; sleep 0.1; done
+for _ in $(seq 300); do
+	grep -q '^layer shown' "$1/layer" &&
+		[ "$(grep -c '^update' "$VELLUM_MEMORY_TRACE")" -gt "$before" ] && exit 0
+	sleep 0.1
+done
 exit 1
 SCRIPT
 run_vellum -- bash "$work/between.sh" "$work" "$probe" "$layer_probe"

@@ -11,20 +11,13 @@ set -u
 
 vellum=$1
 client=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_RUNTIME_DIR=$work/run
-mkdir -m 700 "$XDG_RUNTIME_DIR"
-unset WAYLAND_DISPLAY DISPLAY
-export VELLUM_MEMORY_TRACE=$work/trace VELLUM_MEMORY_PANEL=$work/panel.pgm
+# shellcheck source=setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 W=800
 H=600
 # where vellum centres refresh_client's 300x200 dialog
 DIALOG="x=250 y=200 width=300 height=200"
 INTERVAL_MS=1000
-
-# shellcheck source=../tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # run_vellum [VELLUM OPTIONS] -- APP...: $status is its exit status, $out its output.
 run_vellum() {
@@ -32,9 +25,6 @@ run_vellum() {
 	out=$(timeout 120 "$vellum" -d memory:${W}x${H} "$@" 2>&1)
 	status=$?
 }
-
-# The value of NAME= in a line.
-value() { grep -o "\<$2=[^ ]*" <<<"$1" | head -n 1 | cut -d= -f2; }
 
 # The trace's updates of exactly the rect "x=X y=Y width=W height=H".
 updates_of() { grep "^update .* $1 " "$VELLUM_MEMORY_TRACE"; }

@@ -10,20 +10,10 @@ set -u
 
 vellum=$1
 client=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_RUNTIME_DIR=$work/run
-mkdir -m 700 "$XDG_RUNTIME_DIR"
-unset WAYLAND_DISPLAY DISPLAY
-export VELLUM_MEMORY_TRACE=$work/trace VELLUM_MEMORY_PANEL=$work/panel.pgm
+# shellcheck source=setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 W=800
 H=600
-
-# shellcheck source=../tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
-
-# The value of NAME= in a line.
-value() { grep -o "\<$2=[^ ]*" <<<"$1" | head -n 1 | cut -d= -f2; }
 
 # The panel's distinct pixel values in a rect X Y W H, space-separated.
 panel_values() {

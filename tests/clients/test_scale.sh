@@ -14,15 +14,8 @@ vellum=$1
 probe=$2
 scale_probe=$3
 refresh_client=$4
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export XDG_RUNTIME_DIR=$work/run
-mkdir -m 700 "$XDG_RUNTIME_DIR"
-unset WAYLAND_DISPLAY DISPLAY
-export VELLUM_MEMORY_PANEL=$work/panel.pgm VELLUM_MEMORY_TRACE=$work/trace
-
-# shellcheck source=../tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
+# shellcheck source=setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 # run_vellum DEVICE [SCALE] -- APP...: vellum on a fresh memory panel, with
 # "scale = SCALE" in its config when given, and $extra_config after it;
