@@ -42,7 +42,7 @@ check_point(const char *line, const char *what)
 static void
 run_rotation(struct epd *d, int rotation, int touch, int pen)
 {
-	char rot[8], line[256], app[256];
+	char rot[8], line[256], x[16], y[16];
 	struct vellum_run run;
 	struct vellum_box box;
 	int width, height;
@@ -51,8 +51,9 @@ run_rotation(struct epd *d, int rotation, int touch, int pen)
 	snprintf(rot, sizeof(rot), "%d", rotation);
 	epd_clear(d);
 	epd_trace_clear(d);
-	snprintf(app, sizeof(app), "%s %d %d 2", TOUCH_PROBE_BIN, MARKER_X, MARKER_Y);
-	const char *args[] = {"-r", rot, "-d", d->devnode, "--", "sh", "-c", app, NULL};
+	snprintf(x, sizeof(x), "%d", MARKER_X);
+	snprintf(y, sizeof(y), "%d", MARKER_Y);
+	const char *args[] = {"-r", rot, "-d", d->devnode, "--", TOUCH_PROBE_BIN, x, y, "2", NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
 	REQUIRE(sscanf(line, "ready %d %d", &width, &height) == 2);
