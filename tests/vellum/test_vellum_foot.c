@@ -137,25 +137,8 @@ main(void)
 	 * The cursor is all there is on the terminal's background (the
 	 * panel's far corner): its box is the first cell.
 	 */
-	uint8_t paper = 255;
-	for (int i = 0; i < 100; i++) {
-		uint8_t *panel = epd_alloc_image(d);
-
-		REQUIRE_RC(epd_wait_idle(d), 0);
-		epd_read_panel(d, panel);
-		paper = panel[(size_t)d->width * d->height - 1];
-		vellum_ink_box(panel, d->width, 0, 0, d->width, d->height, paper, &cursor);
-		free(panel);
-		if (cursor.ink)
-			break;
-		epd_sleep_ms(100);
-	}
-	printf("the cursor: %ux%u at %u,%u on paper %u\n", cursor.width, cursor.height, cursor.x,
-		cursor.y, paper);
-	REQUIRE_MSG(cursor.ink && cursor.width >= 4 && cursor.width <= 40 && cursor.height >= 8 &&
-			    cursor.height <= 60,
-		"no cursor-sized box of ink on the panel: %zu pixels in %ux%u", cursor.ink,
-		cursor.width, cursor.height);
+	uint8_t paper;
+	REQUIRE(vellum_find_cursor(d, &cursor, &paper));
 	struct cell cell = {cursor.x, cursor.y, cursor.width, cursor.height, paper};
 	CHECK_EQ(inked_cells(d, &cell, 1, 8), 0);
 

@@ -161,26 +161,9 @@ static struct grid
 find_first_cell(struct epd *d)
 {
 	struct vellum_box cursor = {0};
-	uint8_t paper = 255;
+	uint8_t paper;
 
-	for (int i = 0; i < 100; i++) {
-		uint8_t *panel = epd_alloc_image(d);
-
-		REQUIRE_RC(epd_wait_idle(d), 0);
-		epd_read_panel(d, panel);
-		paper = panel[(size_t)d->width * d->height - 1];
-		vellum_ink_box(panel, d->width, 0, 0, d->width, d->height, paper, &cursor);
-		free(panel);
-		if (cursor.ink)
-			break;
-		epd_sleep_ms(100);
-	}
-	printf("the cursor: %ux%u at %u,%u on paper %u\n", cursor.width, cursor.height, cursor.x,
-		cursor.y, paper);
-	REQUIRE_MSG(cursor.ink && cursor.width >= 4 && cursor.width <= 40 && cursor.height >= 8 &&
-			    cursor.height <= 60,
-		"no cursor-sized box of ink on the panel: %zu pixels in %ux%u", cursor.ink,
-		cursor.width, cursor.height);
+	REQUIRE(vellum_find_cursor(d, &cursor, &paper));
 	REQUIRE_MSG(cursor.x + (LINE_LETTERS + 2) * cursor.width <= PANEL_W &&
 			    cursor.y + LINES * cursor.height <= PANEL_H,
 		"ten lines of %u letters do not fit the terminal", LINE_LETTERS + 1);

@@ -406,3 +406,35 @@ vellum_find_marker(struct epd *d, uint32_t size, struct vellum_box *box)
 	free(panel);
 	return found;
 }
+
+bool
+vellum_find_cursor(struct epd *d, struct vellum_box *cursor, uint8_t *paper)
+{
+	*cursor = (struct vellum_box){0};
+	*paper = 255;
+	for (int i = 0; i < 100; i++) {
+		uint8_t *panel = epd_alloc_image(d);
+
+		if (epd_wait_idle(d) != 0) {
+			free(panel);
+			epd_fail(__FILE__, __LINE__, "the panel never went idle");
+			return false;
+		}
+		epd_read_panel(d, panel);
+		*paper = panel[(size_t)d->width * d->height - 1];
+		vellum_ink_box(panel, d->width, 0, 0, d->width, d->height, *paper, cursor);
+		free(panel);
+		if (cursor->ink)
+			break;
+		epd_sleep_ms(100);
+	}
+	printf("the cursor: %ux%u at %u,%u on paper %u\n", cursor->width, cursor->height, cursor->x,
+		cursor->y, *paper);
+	bool found = cursor->ink && cursor->width >= 4 && cursor->width <= 40 &&
+		     cursor->height >= 8 && cursor->height <= 60;
+	if (!found)
+		epd_fail(__FILE__, __LINE__,
+			"no cursor-sized box of ink on the panel: %zu pixels in %ux%u", cursor->ink,
+			cursor->width, cursor->height);
+	return found;
+}

@@ -95,5 +95,12 @@ bool vellum_wait_full_update(struct epd *d, unsigned int timeout_s);
  * when it does not.
  */
 bool vellum_find_marker(struct epd *d, uint32_t size, struct vellum_box *box);
+/*
+ * Waits (up to 10 s) for a terminal's cursor, all there is on its
+ * background: its box, the first cell, and the background's gray level
+ * (the panel's far corner) in *paper. Fails the test when no cursor-sized
+ * box of ink shows.
+ */
+bool vellum_find_cursor(struct epd *d, struct vellum_box *cursor, uint8_t *paper);
 
 #endif
