@@ -335,6 +335,17 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	plan->full = true;
 }
 
+/*
+ * Two-level waveforms leave the most ghost: what they drew is cleaned up
+ * once the panel rests, whoever chose them (a clock's seconds in A2 too).
+ */
+static bool
+leaves_fast_ghost(const struct vl_epd_plan *plan)
+{
+	return plan->choice.waveform == WAVEFORM_MODE_A2 ||
+	       plan->choice.waveform == WAVEFORM_MODE_DU;
+}
+
 void
 vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 {
@@ -430,7 +441,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		}
 		vl_epd_ghost_record(
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
-		if (plan->remember && !flashing)
+		if (!flashing && (plan->remember || leaves_fast_ghost(plan)))
 			vl_epd_ghost_remember(state->ghost, &plan->box);
 	}
 	if (record->n > 0)

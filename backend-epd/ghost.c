@@ -3,9 +3,10 @@
  * that builds up with each one, most with A2, least with GL16 and partial
  * GC16; a flashing update wipes it. The panel is tracked in square cells:
  * each partial update adds to the cells it touches, and once a cell has
- * had enough, the next update covering it flashes. Cells drawn fast while
- * the user worked are remembered for the idle cleanup, which redraws them
- * and flashes those whose debt asks for it.
+ * had enough, the next update covering it flashes. Cells drawn fast (by
+ * the input policy, or in a two-level waveform a client asked for) are
+ * remembered for the idle cleanup, which redraws them and flashes those
+ * whose debt asks for it.
  */
 #include <epdfb.h>
 #include <stdlib.h>

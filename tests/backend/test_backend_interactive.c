@@ -244,6 +244,37 @@ test_clock_flashes_by_debt(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A client that asks for the fast mode itself, with no input (a clock's
+ * seconds in A2): its ticks stay A2 and flash nowhere, and once the panel
+ * rests the ghost they left is cleaned up once, as typing's is.
+ */
+static void
+test_fast_ticks_cleaned_once_quiet(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	struct vl_epd_hint fast = {.box = {200, 150, 10, 30}, .mode = VL_EPD_MODE_FAST};
+	(void)state;
+
+	start(&f, WINDOW_MS, 50);
+	show(&f, &u);
+	struct wlr_scene_rect *digit = scene_harness_rect(&f.h, 200, 150, 10, 30, 255);
+	for (int tick = 1; tick <= 5; tick++) {
+		scene_harness_set_gray(digit, tick % 2 ? 0 : 255);
+		vl_epd_output_add_hint(f.h.output, &fast);
+		assert_int_equal(show(&f, &u), 1);
+		assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
+		assert_false(u[0].full);
+	}
+	assert_int_equal(wait_updates(&f, 2000, &u), 1);
+	assert_true(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GC16);
+	assert_true(contains(&u[0], 200, 150, 210, 180));
+	assert_int_equal(wait_updates(&f, 300, &u), 0);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -253,6 +284,7 @@ main(void)
 		cmocka_unit_test(test_explicit_mode_wins),
 		cmocka_unit_test(test_idle_cleanup_per_area),
 		cmocka_unit_test(test_clock_flashes_by_debt),
+		cmocka_unit_test(test_fast_ticks_cleaned_once_quiet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
