@@ -148,6 +148,8 @@ struct vl_epd_output {
 	struct wl_event_source *merge_timer;
 	unsigned int merge_window_ms;
 	bool gathering;
+	/* areas whose hint has a merge window, gathering until merge_timer fires */
+	pixman_region32_t held;
 	struct vl_epd_flush_state *flush_state;
 };
 

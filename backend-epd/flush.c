@@ -391,6 +391,16 @@ must_wait(const struct vl_epd_output *output, const struct vl_epd_flush_record *
 	return over >= VL_EPD_MAX_DEPTH;
 }
 
+/* Whether box waits for the rest of a change split over commits. */
+static bool
+is_held(const struct vl_epd_output *output, const pixman_box32_t *box)
+{
+	pixman_box32_t b = *box;
+
+	return pixman_region32_contains_rectangle((pixman_region32_t *)&output->held, &b) !=
+	       PIXMAN_REGION_OUT;
+}
+
 bool
 vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, bool everything)
 {
@@ -423,7 +433,8 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
 		promote(state, dev, plan, work);
-		if (!everything && must_wait(output, record, &plan->box)) {
+		if (!everything &&
+			(is_held(output, &plan->box) || must_wait(output, record, &plan->box))) {
 			pixman_region32_union_rect(&waiting, &waiting, plan->box.x1, plan->box.y1,
 				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
 			continue;

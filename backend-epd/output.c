@@ -186,6 +186,20 @@ records_overlap(const struct vl_epd_flush_record *a, const struct vl_epd_flush_r
 	return false;
 }
 
+/* Whether content waits for the panel, not for the rest of its change. */
+static bool
+waits_for_panel(const struct vl_epd_output *output)
+{
+	pixman_region32_t waiting;
+
+	pixman_region32_init(&waiting);
+	pixman_region32_subtract(
+		&waiting, (pixman_region32_t *)&output->unsent, (pixman_region32_t *)&output->held);
+	bool waits = pixman_region32_not_empty(&waiting);
+	pixman_region32_fini(&waiting);
+	return waits;
+}
+
 /*
  * The panel is saturated where an area waits for it, or has an update
  * queued behind the one it shows: a client drawing there faster than the
@@ -195,7 +209,7 @@ static bool
 saturated(const struct vl_epd_output *output)
 {
 	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT ||
-		(pixman_region32_not_empty(&output->unsent) && !output->gathering))
+		(waits_for_panel(output) && !output->gathering))
 		return true;
 	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
 		const struct vl_epd_flush_record *a = &output->flushes[i];
@@ -497,6 +511,7 @@ handle_merge_timer(void *data)
 	struct vl_epd_output *output = data;
 
 	output->gathering = false;
+	pixman_region32_clear(&output->held);
 	kick(output);
 	return 0;
 }
@@ -513,6 +528,42 @@ gather(struct vl_epd_output *output)
 		return;
 	output->gathering = true;
 	wl_event_source_timer_update(output->merge_timer, (int)output->merge_window_ms);
+}
+
+/*
+ * A change in an area whose hint has a merge window (a client that splits
+ * its changes over commits) waits that long from its first commit for the
+ * rest; commits meanwhile merge into it, and the rest of the panel goes on.
+ */
+static void
+hold_split_changes(struct vl_epd_output *output, const struct wlr_output_state *state)
+{
+	unsigned int window_ms = 0;
+	struct vl_epd_hint *hint;
+	pixman_region32_t area;
+
+	pixman_region32_init(&area);
+	wl_array_for_each (hint, &output->next_hints) {
+		if (hint->merge_window_ms == 0)
+			continue;
+		pixman_region32_t changed;
+		pixman_region32_init_rect(
+			&changed, hint->box.x, hint->box.y, hint->box.width, hint->box.height);
+		if (state->committed & WLR_OUTPUT_STATE_DAMAGE)
+			pixman_region32_intersect(
+				&changed, &changed, (pixman_region32_t *)&state->damage);
+		if (pixman_region32_not_empty(&changed) && hint->merge_window_ms > window_ms)
+			window_ms = hint->merge_window_ms;
+		pixman_region32_union(&area, &area, &changed);
+		pixman_region32_fini(&changed);
+	}
+	if (window_ms > 0) {
+		if (!pixman_region32_not_empty(&output->held) && !output->gathering)
+			wl_event_source_timer_update(output->merge_timer,
+				window_ms > INT_MAX ? INT_MAX : (int)window_ms);
+		pixman_region32_union(&output->held, &output->held, &area);
+	}
+	pixman_region32_fini(&area);
 }
 
 static int
@@ -683,6 +734,7 @@ disable(struct vl_epd_output *output)
 {
 	output->enabled = false;
 	output->gathering = false;
+	pixman_region32_clear(&output->held);
 	wl_event_source_timer_update(output->merge_timer, 0);
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
@@ -741,6 +793,7 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 		/* a change to a panel with nothing waiting gathers what follows it */
 		if (!pixman_region32_not_empty(&output->unsent))
 			gather(output);
+		hold_split_changes(output, state);
 		read_buffer(output, state, data, format, stride);
 		wlr_buffer_end_data_ptr_access(state->buffer);
 		/* The panel will show the newest content: older unsent content is superseded. */
@@ -798,6 +851,7 @@ output_destroy(struct wlr_output *wlr_output)
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
 	pixman_region32_fini(&output->stale);
+	pixman_region32_fini(&output->held);
 	wl_array_release(&output->next_hints);
 	wl_array_release(&output->hints);
 	free(output->gray);
@@ -829,6 +883,7 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	output->device = dev;
 	pixman_region32_init(&output->unsent);
 	pixman_region32_init(&output->stale);
+	pixman_region32_init(&output->held);
 	wl_array_init(&output->next_hints);
 	wl_array_init(&output->hints);
 	wl_array_init(&output->next_feedback);
@@ -878,6 +933,7 @@ err:
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
 	pixman_region32_fini(&output->stale);
+	pixman_region32_fini(&output->held);
 	free(output->gray);
 	free(output->sent);
 	free(output);

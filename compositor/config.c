@@ -307,6 +307,12 @@ set_merge_window(struct load *load, const char *value)
 }
 
 static bool
+set_x11_merge_window(struct load *load, const char *value)
+{
+	return parse_delay(load, value, "none", &load->config->x11_merge_window_ms);
+}
+
+static bool
 set_full_refresh_interval(struct load *load, const char *value)
 {
 	return parse_delay(load, value, "no limit", &load->config->full_refresh_interval_ms);
@@ -425,6 +431,17 @@ set_app_mode(struct load *load, const char *value)
 }
 
 static bool
+set_app_merge_window(struct load *load, const char *value)
+{
+	struct vl_app_rule *rule = &load->config->rules[load->rule];
+
+	if (!parse_delay(load, value, "none", &rule->merge_window_ms))
+		return false;
+	rule->has_merge_window = true;
+	return true;
+}
+
+static bool
 set_app_dither(struct load *load, const char *value)
 {
 	struct vl_app_rule *rule = &load->config->rules[load->rule];
@@ -447,6 +464,7 @@ static const struct key refresh_keys[] = {
 	{"idle-cleanup", set_idle_cleanup},
 	{"input-window", set_input_window},
 	{"merge-window", set_merge_window},
+	{"x11-merge-window", set_x11_merge_window},
 	{"full-refresh-interval", set_full_refresh_interval},
 	{"default-mode", set_default_mode},
 	{"default-dither", set_default_dither},
@@ -463,6 +481,7 @@ static const struct key input_keys[] = {
 static const struct key app_keys[] = {
 	{"mode", set_app_mode},
 	{"dither", set_app_dither},
+	{"merge-window", set_app_merge_window},
 };
 
 static const struct {
@@ -682,17 +701,27 @@ handle_key(void *data, const char *inih_section, const char *name, const char *v
 		return true;
 	}
 
-	char known[128] = "";
+	/* the whole list, however many keys a section grows */
+	size_t size = 1;
+	for (size_t i = 0; i < n_keys; i++)
+		size += strlen(sections[load->section].keys[i].name) + 2;
+	char *known = calloc(1, size);
+	if (!known)
+		return fail(load, "out of memory");
 	for (size_t i = 0; i < n_keys; i++) {
 		size_t len = strlen(known);
-		snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
+		snprintf(known + len, size - len, "%s%s", i ? ", " : "",
 			sections[load->section].keys[i].name);
 	}
+	bool ok;
 	if (load->section == SECTION_APP)
-		return fail(load, "unknown key \"%s\" in [%s%s] (known: %s)", name, APP_PREFIX,
+		ok = fail(load, "unknown key \"%s\" in [%s%s] (known: %s)", name, APP_PREFIX,
 			load->config->rules[load->rule].app_id, known);
-	return fail(load, "unknown key \"%s\" in [%s] (known: %s)", name,
-		sections[load->section].name, known);
+	else
+		ok = fail(load, "unknown key \"%s\" in [%s] (known: %s)", name,
+			sections[load->section].name, known);
+	free(known);
+	return ok;
 }
 
 void
@@ -704,6 +733,8 @@ vl_config_init(struct vl_config *config)
 		.full_refresh_every = 0,
 		.idle_cleanup_ms = 1500,
 		.input_window_ms = 1000,
+		/* Xwayland commits a change in pieces a few ms apart */
+		.x11_merge_window_ms = 50,
 		.full_refresh_interval_ms = 1000,
 		.default_mode = VL_EPD_MODE_AUTO,
 		.default_dither = VL_EPD_DITHER_AUTO,

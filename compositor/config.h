@@ -16,9 +16,10 @@
 /* Refresh mode and dither for the windows of one application. */
 struct vl_app_rule {
 	char *app_id; /* xdg app_id, or WM_CLASS for X11 clients */
-	bool has_mode, has_dither;
+	bool has_mode, has_dither, has_merge_window;
 	enum vl_epd_mode mode;
 	enum vl_epd_dither dither;
+	unsigned int merge_window_ms; /* its changes wait this long for the rest of them */
 };
 
 struct vl_config {
@@ -29,10 +30,11 @@ struct vl_config {
 	double scale;       /* panel pixels per logical pixel; 0: from the panel's size */
 
 	/* [refresh] */
-	unsigned int full_refresh_every; /* partial updates of an area before a flash; 0 never */
-	unsigned int idle_cleanup_ms;    /* flashing cleanup after this much quiet; 0 never */
-	unsigned int input_window_ms;    /* the user works while input is this recent; 0 never */
-	unsigned int merge_window_ms;    /* a change waits this long for the rest of it; 0 none */
+	unsigned int full_refresh_every;  /* partial updates of an area before a flash; 0 never */
+	unsigned int idle_cleanup_ms;     /* flashing cleanup after this much quiet; 0 never */
+	unsigned int input_window_ms;     /* the user works while input is this recent; 0 never */
+	unsigned int merge_window_ms;     /* a change waits this long for the rest of it; 0 none */
+	unsigned int x11_merge_window_ms; /* the same for X11 windows alone */
 	/* shortest time between the flashes clients ask for (epaper-refresh-v1); 0 no limit */
 	unsigned int full_refresh_interval_ms;
 	enum vl_epd_mode default_mode;

@@ -413,7 +413,8 @@ vl_layers_add_hints(struct vl_server *server, struct vl_output *output)
 				layer_surface->surface->current.width,
 				layer_surface->surface->current.height,
 			};
-			vl_output_hint_box(server, output, &box, mode, dither);
+			struct vl_epd_hint how = {.mode = mode, .dither = dither};
+			vl_output_hint_box(server, output, &box, &how);
 		}
 	}
 }

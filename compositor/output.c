@@ -277,7 +277,7 @@ vl_output_first(struct vl_server *server)
 
 void
 vl_output_hint_box(struct vl_server *server, struct vl_output *output, const struct wlr_box *box,
-	enum vl_epd_mode mode, enum vl_epd_dither dither)
+	const struct vl_epd_hint *how)
 {
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_box output_box;
@@ -293,10 +293,9 @@ vl_output_hint_box(struct vl_server *server, struct vl_output *output, const str
 	/* hints are in the output buffer's coordinates: scaled, rotation undone */
 	if (!vl_output_box_to_native(wlr_output, &local, &native))
 		return;
-	struct vl_epd_hint hint = {
-		.box = {native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1},
-		.mode = mode,
-		.dither = dither,
-	};
+	struct vl_epd_hint hint = *how;
+
+	hint.box = (struct wlr_box){
+		native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1};
 	vl_epd_output_add_hint(wlr_output, &hint);
 }

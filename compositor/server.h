@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <vellum/epd-backend.h>
 #include <wayland-server-core.h>
 #include <wlr/backend.h>
 #include <wlr/util/box.h>
@@ -110,10 +111,11 @@ struct vl_output *vl_output_first(struct vl_server *server);
 void vl_output_keep_frame(struct vl_server *server, struct wlr_scene_node *node);
 /*
  * Hints the next commit of an e-paper output that box (layout coordinates)
- * shows content for mode and dither; the part outside the output is left out.
+ * shows content as how says (its mode, dither and merge window; its box is
+ * ignored); the part outside the output is left out.
  */
 void vl_output_hint_box(struct vl_server *server, struct vl_output *output,
-	const struct wlr_box *box, enum vl_epd_mode mode, enum vl_epd_dither dither);
+	const struct wlr_box *box, const struct vl_epd_hint *how);
 
 /* view.c */
 void vl_view_handle_new_toplevel(struct wl_listener *listener, void *data);

@@ -611,6 +611,19 @@ view_mode(struct vl_view *view, enum vl_epd_mode *mode, enum vl_epd_dither *dith
 	}
 }
 
+/* How long the view's changes wait for the rest of them: X11 clients split theirs. */
+static unsigned int
+view_merge_window(struct vl_view *view)
+{
+	const struct vl_config *config = &view->server->config;
+	const char *app_id = view_app_id(view);
+	const struct vl_app_rule *rule = app_id ? vl_config_rule(config, app_id) : NULL;
+
+	if (rule && rule->has_merge_window)
+		return rule->merge_window_ms;
+	return view->type == VL_VIEW_X11 ? config->x11_merge_window_ms : 0;
+}
+
 void
 vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node, enum vl_epd_mode *mode,
 	enum vl_epd_dither *dither)
@@ -637,10 +650,10 @@ vl_views_add_hints(struct vl_server *server, struct vl_output *output)
 
 	/* Oldest first: hints of views on top come later and win where they overlap. */
 	wl_list_for_each_reverse (view, &server->views, link) {
-		enum vl_epd_mode mode;
-		enum vl_epd_dither dither;
-		view_mode(view, &mode, &dither);
-		if (mode != VL_EPD_MODE_AUTO || dither != VL_EPD_DITHER_AUTO)
-			vl_output_hint_box(server, output, &view->box, mode, dither);
+		struct vl_epd_hint how = {.merge_window_ms = view_merge_window(view)};
+		view_mode(view, &how.mode, &how.dither);
+		if (how.mode != VL_EPD_MODE_AUTO || how.dither != VL_EPD_DITHER_AUTO ||
+			how.merge_window_ms != 0)
+			vl_output_hint_box(server, output, &view->box, &how);
 	}
 }

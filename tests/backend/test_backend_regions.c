@@ -262,6 +262,46 @@ test_split_change_costs_one_update(void **state)
 	split_change(2000, 1);
 }
 
+/*
+ * The same split change in an area whose hint gives it a merge window (an
+ * X11 window's): its halves wait for each other and go as one update,
+ * while a change elsewhere on the panel goes at once meanwhile.
+ */
+static void
+test_hinted_split_change_waits_alone(void **state)
+{
+	struct fixture f;
+	struct settle second = {0};
+	/* long enough for the second half on any machine */
+	struct vl_epd_hint x11 = {.box = {80, 80, 120, 100}, .merge_window_ms = 2000};
+	(void)state;
+
+	start(&f);
+	size_t before = n_updates(&f);
+	scene_harness_rect(&f.h, 100, 100, 60, 20, 0);
+	vl_epd_output_add_hint(f.h.output, &x11);
+	assert_true(scene_harness_commit(&f.h));
+	scene_harness_rect(&f.h, 300, 20, 30, 30, 0);
+	assert_true(scene_harness_commit(&f.h));
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before + 1);
+	assert_int_equal(update_at(&f, before)->rect.left, 300);
+
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &second);
+	scene_harness_rect(&f.h, 100, 120, 60, 20, 0);
+	vl_epd_output_add_hint(f.h.output, &x11);
+	assert_true(scene_harness_commit(&f.h));
+	assert_true(scene_harness_run_until(&f.h, &second.done));
+	assert_true(second.settled);
+	assert_int_equal(n_updates(&f), before + 2);
+	const struct vl_epd_update *u = update_at(&f, before + 1);
+	assert_int_equal(u->rect.top, 100);
+	assert_int_equal(u->rect.height, 40);
+	assert_int_equal(f.device->pixels[110 * W + 110], 0);
+	assert_int_equal(f.device->pixels[130 * W + 110], 0);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -270,6 +310,7 @@ main(void)
 		cmocka_unit_test(test_overlapping_area_waits_and_merges),
 		cmocka_unit_test(test_commit_shown_when_every_area_is),
 		cmocka_unit_test(test_split_change_costs_one_update),
+		cmocka_unit_test(test_hinted_split_change_waits_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

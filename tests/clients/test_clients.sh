@@ -385,6 +385,32 @@ if command -v Xwayland >/dev/null; then
 	expect "its window fills the panel from the first frame, one flash" \
 		first_update_is_one_full_flash
 	expect "its hands move on the panel" [ "$(updates)" -ge 3 ]
+
+	# one change an X client draws in two requests: one update by default
+	cat >"$work/x11_split.sh" <<'SCRIPT'
+# x11_split.sh WORK X11_SPLIT: both halves drawn, then a second for the panel
+wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+"$2" >"$1/split" &
+wait_for grep -q '^split drawn' "$1/split"
+sleep 1
+SCRIPT
+	# split_updates: the updates within the box the halves fill (50,50 100x40)
+	split_updates() {
+		grep '^update' "$VELLUM_MEMORY_TRACE" | awk '{
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			if (v["x"] >= 50 && v["y"] >= 50 && v["x"] + v["width"] <= 150 &&
+				v["y"] + v["height"] <= 90) n++
+		} END { print n + 0 }'
+	}
+	x11_split=$(dirname "$probe")/x11_split
+	printf '[refresh]\nx11-merge-window = 0\n' >"$work/no_merge.conf"
+	run_vellum -c "$work/no_merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split"
+	expect "an X change in two requests, x11-merge-window = 0: two updates ($(split_updates))" \
+		[ "$status" = 0 -a "$(split_updates)" = 2 ]
+	run_vellum -- bash "$work/x11_split.sh" "$work" "$x11_split"
+	expect "... by default: one update ($(split_updates)), both halves on the panel" \
+		[ "$status" = 0 -a "$(split_updates)" = 1 -a "$(panel_at 60 60)" = 0 -a \
+			"$(panel_at 140 85)" = 0 -a "$(panel_at 160 60)" = 255 ]
 	run_vellum --no-xwayland -- sh -c 'test -z "$DISPLAY"'
 	expect "--no-xwayland sets no DISPLAY" [ "$status" = 0 ]
 else

@@ -137,6 +137,7 @@ assert_defaults(const struct vl_config *config)
 	assert_int_equal(config->idle_cleanup_ms, 1500);
 	assert_int_equal(config->input_window_ms, 1000);
 	assert_int_equal(config->merge_window_ms, 0);
+	assert_int_equal(config->x11_merge_window_ms, 50);
 	assert_int_equal(config->full_refresh_interval_ms, 1000);
 	assert_int_equal(config->default_mode, VL_EPD_MODE_AUTO);
 	assert_int_equal(config->default_dither, VL_EPD_DITHER_AUTO);
@@ -201,6 +202,7 @@ test_every_key(void **state)
 			 "dither = none\n"
 			 "[app:XClock]\n"
 			 "mode = animation\n"
+			 "merge-window = 0\n"
 			 "[app:gimp]\n"
 			 "dither = diffusion\n");
 	assert_string_equal(config.device, "mxc:/dev/fb1");
@@ -228,10 +230,11 @@ test_every_key(void **state)
 	assert_int_equal(rule->mode, VL_EPD_MODE_TEXT);
 	assert_int_equal(rule->dither, VL_EPD_DITHER_NONE);
 	rule = vl_config_rule(&config, "XClock");
-	assert_true(rule->has_mode && !rule->has_dither);
+	assert_true(rule->has_mode && !rule->has_dither && rule->has_merge_window);
 	assert_int_equal(rule->mode, VL_EPD_MODE_ANIMATION);
+	assert_int_equal(rule->merge_window_ms, 0);
 	rule = vl_config_rule(&config, "gimp");
-	assert_true(!rule->has_mode && rule->has_dither);
+	assert_true(!rule->has_mode && rule->has_dither && !rule->has_merge_window);
 	assert_int_equal(rule->dither, VL_EPD_DITHER_DIFFUSION);
 	/* app_ids are matched exactly. */
 	assert_null(vl_config_rule(&config, "xclock"));
@@ -264,6 +267,8 @@ test_values(void **state)
 		{"[refresh]\ninput-window = off", FIELD(input_window_ms), 0},
 		{"[refresh]\nmerge-window = 30ms", FIELD(merge_window_ms), 30},
 		{"[refresh]\nmerge-window = 0", FIELD(merge_window_ms), 0},
+		{"[refresh]\nx11-merge-window = 80ms", FIELD(x11_merge_window_ms), 80},
+		{"[refresh]\nx11-merge-window = off", FIELD(x11_merge_window_ms), 0},
 		{"[refresh]\nidle-cleanup = 4294967295ms", FIELD(idle_cleanup_ms), UINT_MAX},
 		{"[refresh]\nidle-cleanup = 4294967s", FIELD(idle_cleanup_ms), 4294967000u},
 		{"[refresh]\nfull-refresh-interval = 250ms", FIELD(full_refresh_interval_ms), 250},
@@ -288,7 +293,7 @@ test_values(void **state)
 		/* Every field is set to something else first, so the load must write it. */
 		config.rotation = 1;
 		config.full_refresh_every = config.idle_cleanup_ms = config.input_window_ms =
-			config.merge_window_ms = 1;
+			config.merge_window_ms = config.x11_merge_window_ms = 1;
 		config.default_mode = (enum vl_epd_mode)5;
 		config.default_dither = (enum vl_epd_dither)5;
 		config.show_cursor = true;
@@ -419,13 +424,13 @@ test_structure_errors(void **state)
 		"scale)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
-		"input-window, merge-window, full-refresh-interval, "
+		"input-window, merge-window, x11-merge-window, full-refresh-interval, "
 		"default-mode, default-dither)");
 	assert_load_fails("[input]\ncursor-theme = x\n",
 		"2: unknown key \"cursor-theme\" in [input] (known: cursor, keyboard-layout, "
 		"keyboard-variant, keyboard-options, touch-device)");
 	assert_load_fails("[app:foot]\nrotation = 90\n",
-		"2: unknown key \"rotation\" in [app:foot] (known: mode, dither)");
+		"2: unknown key \"rotation\" in [app:foot] (known: mode, dither, merge-window)");
 	assert_load_fails("[panel]\nrotation = 90\n; comment\nrotation = 180\n",
 		"4: duplicate key \"rotation\" (first at line 2)");
 	assert_load_fails("[app:foot]\nmode = text\nmode = fast\n",
@@ -543,6 +548,8 @@ test_value_errors(void **state)
 		{"refresh", "input-window", "soon", bad_delay},
 		{"refresh", "input-window", "-1", bad_delay},
 		{"refresh", "merge-window", "1 frame", bad_merge},
+		{"refresh", "x11-merge-window", "-5ms", bad_merge},
+		{"app:foot", "merge-window", "soon", bad_merge},
 		{"refresh", "idle-cleanup", "2min", bad_delay},
 		{"refresh", "idle-cleanup", "2 s", bad_delay},
 		{"refresh", "idle-cleanup", "s", bad_delay},

@@ -66,6 +66,12 @@ struct vl_epd_hint {
 	enum vl_epd_mode mode;
 	enum vl_epd_dither dither;
 	bool full_refresh;
+	/*
+	 * The area's client may split one change over commits: a change
+	 * there waits this long from its first commit for the rest, while the
+	 * rest of the panel goes on; 0: it goes at once.
+	 */
+	unsigned int merge_window_ms;
 };
 
 struct vl_epd_feedback {

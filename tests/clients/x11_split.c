@@ -1,0 +1,69 @@
+/*
+ * An X11 client that draws one change in two requests, as X applications
+ * do (a clear, then the text): a white window which, once the window
+ * manager has shown it, gets a black 100x40 box at 50,50 as two 100x20
+ * halves, the second 10 ms after the first reached the X server. Prints
+ * "split drawn" after the second half, then stays until killed.
+ *
+ *   x11_split
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <xcb/xcb.h>
+
+static void
+fill(xcb_connection_t *conn, xcb_window_t window, xcb_gcontext_t gc, int16_t y)
+{
+	xcb_rectangle_t half = {50, y, 100, 20};
+
+	xcb_poly_fill_rectangle(conn, window, gc, 1, &half);
+	xcb_flush(conn);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		fprintf(stderr, "usage: x11_split\n");
+		return 2;
+	}
+	xcb_connection_t *conn = xcb_connect(NULL, NULL);
+
+	if (xcb_connection_has_error(conn)) {
+		fprintf(stderr, "x11_split: cannot connect to the X server\n");
+		return 2;
+	}
+	xcb_screen_t *screen = xcb_setup_roots_iterator(xcb_get_setup(conn)).data;
+	xcb_window_t window = xcb_generate_id(conn);
+	uint32_t values[] = {screen->white_pixel, XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+	xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, 0, 0, 400, 300, 0,
+		XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
+		XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+	xcb_gcontext_t gc = xcb_generate_id(conn);
+	uint32_t black[] = {screen->black_pixel};
+	xcb_create_gc(conn, gc, window, XCB_GC_FOREGROUND, black);
+	xcb_map_window(conn, window);
+	xcb_flush(conn);
+
+	xcb_generic_event_t *event;
+	while ((event = xcb_wait_for_event(conn))) {
+		uint8_t type = event->response_type & ~0x80;
+		free(event);
+		if (type == XCB_MAP_NOTIFY)
+			break;
+	}
+	/* the window on the panel, and the panel quiet again */
+	nanosleep(&(struct timespec){.tv_sec = 2}, NULL);
+	fill(conn, window, gc, 50);
+	nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+	fill(conn, window, gc, 70);
+	/* the server has both halves once it answered a request sent after them */
+	free(xcb_get_input_focus_reply(conn, xcb_get_input_focus(conn), NULL));
+	printf("split drawn\n");
+	fflush(stdout);
+	while ((event = xcb_wait_for_event(conn)))
+		free(event);
+	return 0;
+}
