@@ -25,6 +25,7 @@
 #include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
@@ -756,6 +757,17 @@ vl_seat_handle_new_virtual_keyboard(struct wl_listener *listener, void *data)
 	struct wlr_virtual_keyboard_v1 *keyboard = data;
 
 	add_keyboard(server->seat, &keyboard->keyboard, false);
+	update_capabilities(server->seat);
+}
+
+/* A pointer a client drives (automation, on-screen pointers): a pointer device like any. */
+void
+vl_seat_handle_new_virtual_pointer(struct wl_listener *listener, void *data)
+{
+	struct vl_server *server = wl_container_of(listener, server, new_virtual_pointer);
+	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
+
+	add_device(server->seat, &event->new_pointer->pointer.base);
 	update_capabilities(server->seat);
 }
 

@@ -27,6 +27,7 @@
 #include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -135,6 +136,7 @@ create_globals(struct vl_server *server)
 	server->decoration_manager = wlr_xdg_decoration_manager_v1_create(display);
 	server->content_type_manager = wlr_content_type_manager_v1_create(display, 1);
 	server->virtual_keyboard_manager = wlr_virtual_keyboard_manager_v1_create(display);
+	server->virtual_pointer_manager = wlr_virtual_pointer_manager_v1_create(display);
 	server->idle_notifier = wlr_idle_notifier_v1_create(display);
 	server->idle_inhibit_manager = wlr_idle_inhibit_v1_create(display);
 	server->tablet_manager = wlr_tablet_v2_create(display);
@@ -142,8 +144,9 @@ create_globals(struct vl_server *server)
 	if (!server->scene_layout || !server->background || !server->views_tree ||
 		!server->layer_popups_tree || !vl_layers_init(server) || !server->xdg_shell ||
 		!server->decoration_manager || !server->content_type_manager ||
-		!server->virtual_keyboard_manager || !server->idle_notifier ||
-		!server->idle_inhibit_manager || !server->tablet_manager || !server->refresh)
+		!server->virtual_keyboard_manager || !server->virtual_pointer_manager ||
+		!server->idle_notifier || !server->idle_inhibit_manager ||
+		!server->tablet_manager || !server->refresh)
 		return false;
 
 	/* presented = when the panel settled, from the backend's present events */
@@ -221,6 +224,9 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 	server->new_virtual_keyboard.notify = vl_seat_handle_new_virtual_keyboard;
 	wl_signal_add(&server->virtual_keyboard_manager->events.new_virtual_keyboard,
 		&server->new_virtual_keyboard);
+	server->new_virtual_pointer.notify = vl_seat_handle_new_virtual_pointer;
+	wl_signal_add(&server->virtual_pointer_manager->events.new_virtual_pointer,
+		&server->new_virtual_pointer);
 
 	server->socket = wl_display_add_socket_auto(server->display);
 	if (!server->socket) {
@@ -258,6 +264,7 @@ vl_server_finish(struct vl_server *server)
 		wl_list_remove(&server->new_popup.link);
 		wl_list_remove(&server->new_decoration.link);
 		wl_list_remove(&server->new_virtual_keyboard.link);
+		wl_list_remove(&server->new_virtual_pointer.link);
 	}
 	vl_layers_finish(server);
 	/* The panel keeps showing the last frame: destroying the backend sends nothing. */

@@ -43,6 +43,7 @@ struct vl_server {
 	struct wlr_xdg_decoration_manager_v1 *decoration_manager;
 	struct wlr_content_type_manager_v1 *content_type_manager;
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard_manager;
+	struct wlr_virtual_pointer_manager_v1 *virtual_pointer_manager;
 	struct wlr_idle_notifier_v1 *idle_notifier;
 	struct wlr_idle_inhibit_manager_v1 *idle_inhibit_manager;
 	struct wlr_layer_shell_v1 *layer_shell; /* NULL when built without layer-shell */
@@ -65,6 +66,7 @@ struct vl_server {
 	struct wl_listener new_popup;
 	struct wl_listener new_decoration;
 	struct wl_listener new_virtual_keyboard;
+	struct wl_listener new_virtual_pointer;
 	struct wl_listener new_layer_surface;
 	struct wl_listener new_xwayland_surface;
 	struct wl_listener xwayland_ready;
@@ -171,6 +173,7 @@ struct vl_seat *vl_seat_create(struct vl_server *server);
 void vl_seat_destroy(struct vl_seat *seat);
 void vl_seat_handle_new_input(struct wl_listener *listener, void *data);
 void vl_seat_handle_new_virtual_keyboard(struct wl_listener *listener, void *data);
+void vl_seat_handle_new_virtual_pointer(struct wl_listener *listener, void *data);
 /* Gives keyboard focus to the view's surface (NULL: none), unless a layer surface has it. */
 void vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface);
 /* Gives keyboard focus to a layer surface, over the views; NULL gives it back to them. */

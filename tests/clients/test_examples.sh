@@ -4,13 +4,14 @@
 # memory panel, the updates their modes and full refreshes ask for
 # (VELLUM_MEMORY_TRACE; vellum's own flashes are switched off). Prints TAP.
 #
-#   test_examples.sh VELLUM EPAPER_CLOCK EPAPER_READER EPAPER_PAINT
+#   test_examples.sh VELLUM EPAPER_CLOCK EPAPER_READER EPAPER_PAINT VP_STROKER
 set -u
 
 vellum=$1
 clock=$2
 reader=$3
 paint=$4
+stroker=$5
 work=$(mktemp -d)
 weston_pid=
 cleanup() {
@@ -108,5 +109,26 @@ expect "... the panel showed page 3" grep -q "^turn 3 shown waveform=GC16 " <<<"
 updates=$(later_updates | tr '\n' ,)
 echo "# epaper-reader's updates after its first page: $updates"
 expect "... each turn a quality update" grep -Eq '^([25] [01] [a-z]+,){2,}$' <<<"$updates"
+
+# epaper-paint drawn in with a pointer a client drives (virtual pointer):
+# two strokes, 20 motions each, on rows 20% and 25% down
+export VELLUM_MEMORY_PANEL=$work/panel.pgm
+cat >"$work/paint.sh" <<'SCRIPT'
+"$1" &
+"$2" -n 40 -i 20 -w 1500 >"$3/motions"
+sleep 1
+kill $!
+SCRIPT
+run_vellum bash "$work/paint.sh" "$paint" "$stroker" "$work"
+# panel_at X Y: the pixel at X,Y of the panel vellum left behind
+panel_at() {
+	od -An -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4 + $2 * W + $1)) -N1 "$VELLUM_MEMORY_PANEL" |
+		tr -d ' '
+}
+expect "a virtual pointer draws in epaper-paint: 40 motions, ink on both rows" \
+	[ "$(grep -c '^motion ' "$work/motions")" = 40 ] &&
+	[ "$(panel_at $((W / 2)) $((H / 5)))" -lt 128 ] &&
+	[ "$(panel_at $((W / 2)) $((H / 4)))" -lt 128 ]
+expect "... and nothing between them" [ "$(panel_at $((W / 2)) $((H * 9 / 40)))" -gt 128 ]
 
 tap_finish
