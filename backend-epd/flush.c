@@ -177,6 +177,19 @@ choose_fast(const struct vl_epd_flush_state *state, const struct vl_epd_device *
 	plan->remember = true;
 }
 
+/*
+ * Content of half the panel or more that moved (a terminal printing, a list
+ * scrolled) is not a new page: it goes in A2, as a scroll by input does.
+ */
+static bool
+is_scroll(const struct vl_epd_device *dev, const struct vl_epd_gray *cur,
+	const struct vl_epd_gray *sent, const pixman_box32_t *box)
+{
+	int32_t shift;
+
+	return is_page_sized(dev, box) && vl_epd_detect_scroll(cur, sent, box, &shift);
+}
+
 /* The unsent region as rects of pixels that changed, each with its waveform. */
 static size_t
 plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t capacity)
@@ -205,6 +218,11 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	}
 
 	enum work work = working(state, now_ms());
+	/* a scroll is split into several rects by what moved: it is told on all of them */
+	pixman_box32_t extents = n ? boxes[0] : (pixman_box32_t){0};
+	for (size_t i = 1; i < n; i++)
+		extents = vl_epd_box_union(&extents, &boxes[i]);
+	bool scrolled = n && work != WORK_A2 && is_scroll(dev, &cur, &sent, &extents);
 	for (size_t i = 0; i < n; i++) {
 		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
 		struct vl_epd_plan *plan = &plans[i];
@@ -215,12 +233,18 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 			hint ? hint->dither : VL_EPD_DITHER_AUTO);
 		plan->full = false;
 		plan->remember = false;
+		plan->scrolled = false;
 		if (hint && hint->full_refresh) {
 			plan->choice = vl_epd_choose_flashing(state->table);
 			plan->full = true;
 		} else if (!hint || hint->mode == VL_EPD_MODE_AUTO) {
-			choose_fast(
-				state, dev, plan, work, hint ? hint->dither : VL_EPD_DITHER_AUTO);
+			enum vl_epd_dither dither = hint ? hint->dither : VL_EPD_DITHER_AUTO;
+			if (scrolled) {
+				choose_fast(state, dev, plan, WORK_A2, dither);
+				plan->scrolled = work == WORK_NONE;
+			} else {
+				choose_fast(state, dev, plan, work, dither);
+			}
 		}
 	}
 	return vl_epd_merge(plans, n, &state->merge);
@@ -325,9 +349,11 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	}
 	/*
 	 * Animation, and any change while the user works, puts its promotion
-	 * off to the idle cleanup: no ghost flash gets in the user's way.
+	 * off to the idle cleanup: no ghost flash gets in the user's way. Text
+	 * that scrolls by itself may never rest: it flashes once its debt is due.
 	 */
-	if (work != WORK_NONE || plan->choice.waveform == WAVEFORM_MODE_A2 || plan->full ||
+	bool animation = plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled;
+	if (work != WORK_NONE || animation || plan->full ||
 		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
 		return;
 	plan->box = promoted;

@@ -51,6 +51,7 @@ merge_into(struct vl_epd_plan *a, const struct vl_epd_plan *b)
 	}
 	a->full = a->full || b->full;
 	a->remember = a->remember || b->remember;
+	a->scrolled = a->scrolled || b->scrolled;
 	a->box = vl_epd_box_union(&a->box, &b->box);
 }
 

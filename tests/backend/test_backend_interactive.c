@@ -275,6 +275,59 @@ test_fast_ticks_cleaned_once_quiet(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/* One-pixel rows of text, each its own length, with a gap row after every 11. */
+static void
+write_lines(struct fixture *f, struct wlr_scene_rect **rows, int n_rows)
+{
+	for (int r = 0; r < n_rows; r++)
+		rows[r] = r % 12 == 11
+				  ? NULL
+				  : scene_harness_rect(&f->h, 10, r, 20 + (r * 37) % 300, 1, 0);
+}
+
+static void
+move_lines(struct wlr_scene_rect **rows, int n_rows, int up)
+{
+	for (int r = 0; r < n_rows; r++)
+		if (rows[r])
+			wlr_scene_node_set_position(&rows[r]->node, 10, r - up);
+}
+
+/*
+ * Text that moves up by itself, a terminal printing, is a scroll and not a
+ * new page: A2 without a flash, cleaned up once the panel rests; new text
+ * in its place is a new page and flashes.
+ */
+static void
+test_scrolling_text_is_not_a_page(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	struct wlr_scene_rect *rows[H - 20];
+	(void)state;
+
+	start(&f, WINDOW_MS, 50);
+	show(&f, &u);
+	write_lines(&f, rows, H - 20);
+	assert_int_equal(show(&f, &u), 1);
+	assert_true(u[0].full);
+	move_lines(rows, H - 20, 12);
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
+	assert_false(u[0].full);
+	assert_int_equal(wait_updates(&f, 2000, &u), 1);
+	assert_true(u[0].full);
+	assert_true(contains(&u[0], 10, 0, 320, H - 32));
+
+	for (int r = 0; r < H - 20; r++)
+		if (rows[r])
+			wlr_scene_rect_set_size(rows[r], 20 + (r * 53) % 290, 1);
+	assert_int_equal(show(&f, &u), 1);
+	assert_true(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GC16);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -285,6 +338,7 @@ main(void)
 		cmocka_unit_test(test_idle_cleanup_per_area),
 		cmocka_unit_test(test_clock_flashes_by_debt),
 		cmocka_unit_test(test_fast_ticks_cleaned_once_quiet),
+		cmocka_unit_test(test_scrolling_text_is_not_a_page),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

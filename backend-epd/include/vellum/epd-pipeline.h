@@ -117,6 +117,17 @@ bool vl_epd_diff_box(const struct vl_epd_gray *cur, const struct vl_epd_gray *pr
 size_t vl_epd_diff(const struct vl_epd_gray *cur, const struct vl_epd_gray *prev,
 	const pixman_region32_t *damage, pixman_box32_t *out, size_t capacity);
 
+/* scroll.c */
+
+/*
+ * Whether box of cur shows box of prev moved up or down by whole rows (a
+ * scroll, not a new page): most of cur's rows that are not one flat value
+ * are rows of prev, the same number of rows away. On true, *shift is how
+ * far content moved down (negative: up). Rows outside box are not looked at.
+ */
+bool vl_epd_detect_scroll(const struct vl_epd_gray *cur, const struct vl_epd_gray *prev,
+	const pixman_box32_t *box, int32_t *shift);
+
 /* classify.c */
 
 enum vl_epd_content {
@@ -246,6 +257,7 @@ struct vl_epd_plan {
 	struct vl_epd_waveform_choice choice;
 	bool full;     /* UPDATE_MODE_FULL */
 	bool remember; /* drawn fast while the user works: the idle cleanup redraws it */
+	bool scrolled; /* content that moved without input: fast, but flashes when due */
 };
 
 struct vl_epd_merge_options {
