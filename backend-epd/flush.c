@@ -110,6 +110,9 @@ vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind
 		state->stroke_ms = state->input_ms;
 }
 
+/* pixels: a word of 8 characters 16x32 pixels each */
+#define GLYPH_AREA (8 * 16 * 32)
+
 static bool
 within(uint64_t then, uint64_t now, unsigned int window_ms)
 {
@@ -150,10 +153,20 @@ is_page_sized(const struct vl_epd_device *dev, const pixman_box32_t *box)
 }
 
 /*
+ * A box a typed character or word fits in: its antialiased edges may hold
+ * as many gray levels as an image, but while keys come it is text.
+ */
+static bool
+is_glyph_sized(const pixman_box32_t *box)
+{
+	return vl_epd_box_area(box) <= GLYPH_AREA;
+}
+
+/*
  * While the user works, a change goes out in the fast waveform: A2 for pen
  * strokes and scrolling, whatever their size, DU for text and UI that is
  * not a new page (those keep their page flash). Images keep their waveform
- * unless they move under a pen or a scroll.
+ * unless they move under a pen or a scroll, or are no bigger than a word.
  */
 static void
 choose_fast(const struct vl_epd_flush_state *state, const struct vl_epd_device *dev,
@@ -162,7 +175,8 @@ choose_fast(const struct vl_epd_flush_state *state, const struct vl_epd_device *
 	if (work == WORK_A2) {
 		plan->choice = vl_epd_choose_waveform(
 			state->table, plan->content, VL_EPD_MODE_FAST, dither);
-	} else if (work == WORK_DU && plan->content != VL_EPD_CONTENT_IMAGE &&
+	} else if (work == WORK_DU &&
+		   (plan->content != VL_EPD_CONTENT_IMAGE || is_glyph_sized(&plan->box)) &&
 		   !is_page_sized(dev, &plan->box)) {
 		/* DU as the policy picks it for black and white, with its fallbacks */
 		plan->choice = vl_epd_choose_waveform(
@@ -557,6 +571,16 @@ plan_cleanup(struct vl_epd_flush_state *state, const pixman_region32_t *area, bo
 		plans[n - 1].box = vl_epd_box_union(&plans[n - 1].box, &plan.box);
 	}
 	merge.max_rects = capacity;
+	/*
+	 * One flash is one moment the user sees: a flash of areas close
+	 * together goes as one update, if that drives at most twice the area.
+	 */
+	const pixman_box32_t *extents = pixman_region32_extents(area);
+	uint64_t covered = 0;
+	for (int i = 0; i < n_rects; i++)
+		covered += vl_epd_box_area(&rects[i]);
+	if (flash && vl_epd_box_area(extents) <= 2 * covered)
+		merge.max_rects = 1;
 	return vl_epd_merge(plans, n, &merge);
 }
 

@@ -328,6 +328,51 @@ test_scrolling_text_is_not_a_page(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/* Two typed areas close together: the cleanup flashes them in one update. */
+static void
+test_cleanup_flashes_once(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 50);
+	show(&f, &u);
+	for (int i = 0; i < 8; i++) {
+		vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+		scene_harness_rect(
+			&f.h, 8 + 10 * (i % 4) + 64 * (i / 4), 8 + 64 * (i / 4), 8, 12, 0);
+		assert_int_equal(show(&f, &u), 1);
+		assert_int_equal(u[0].waveform, WAVEFORM_MODE_DU);
+	}
+	assert_int_equal(wait_updates(&f, 2000, &u), 1);
+	assert_true(u[0].full);
+	assert_true(contains(&u[0], 8, 8, 48, 20));
+	assert_true(contains(&u[0], 72, 72, 112, 84));
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * A typed glyph with many gray levels on its edges counts as an image by
+ * its pixels alone; small as it is, it is text while keys come: DU.
+ */
+static void
+test_small_gray_glyph_is_text(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 0);
+	show(&f, &u);
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+	for (int x = 0; x < 32; x++)
+		scene_harness_rect(&f.h, 100 + x, 50, 1, 14, (uint8_t)(8 * x));
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_DU);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -339,6 +384,8 @@ main(void)
 		cmocka_unit_test(test_clock_flashes_by_debt),
 		cmocka_unit_test(test_fast_ticks_cleaned_once_quiet),
 		cmocka_unit_test(test_scrolling_text_is_not_a_page),
+		cmocka_unit_test(test_cleanup_flashes_once),
+		cmocka_unit_test(test_small_gray_glyph_is_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * The workload of one benchmark scenario, run inside a terminal (foot or
  * xterm) or beside a client that draws by itself (xclock):
  *
- *   epaper_stim [--silent | --keyboard] DIR SCENARIO COUNT INTERVAL_MS
+ *   epaper_stim [--silent | --keyboard | --type-keys] DIR SCENARIO COUNT INTERVAL_MS
  *               [DIR SCENARIO COUNT INTERVAL_MS]...
  *
  * SCENARIO is clock (the time, at each wall-clock second), type (a
@@ -26,6 +26,9 @@
  * silent too, creates a uinput keyboard before DIR/ready and makes each
  * change of the page scenario a press of the Right key: the page turns of a
  * client that turns pages on input (epaper-reader), timed from the key.
+ * --type-keys creates one too, and types the type scenario's characters
+ * with it (the letters a to z over and over) instead of printing them: the
+ * terminal echoes each key, as a user's typing, timed from the key.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -64,7 +67,8 @@ struct stim {
 	unsigned long long changed;
 	unsigned short cols, rows;
 	bool silent;
-	int keyboard; /* -1: none */
+	bool type_keys; /* the type scenario presses keys on the keyboard */
+	int keyboard;   /* -1: none */
 };
 
 static uint64_t
@@ -230,6 +234,11 @@ change(struct stim *s, const char *scenario, unsigned int i, unsigned int count)
 {
 	if (!strcmp(scenario, "clock")) {
 		show_time(s);
+	} else if (!strcmp(scenario, "type") && s->type_keys) {
+		static const uint16_t letters[26] = {KEY_A, KEY_B, KEY_C, KEY_D, KEY_E, KEY_F,
+			KEY_G, KEY_H, KEY_I, KEY_J, KEY_K, KEY_L, KEY_M, KEY_N, KEY_O, KEY_P, KEY_Q,
+			KEY_R, KEY_S, KEY_T, KEY_U, KEY_V, KEY_W, KEY_X, KEY_Y, KEY_Z};
+		vm_key(s->keyboard, letters[i % 26]);
 	} else if (!strcmp(scenario, "type")) {
 		out(s, "%c", text[i % (sizeof(text) - 1)]);
 	} else if (!strcmp(scenario, "scroll")) {
@@ -305,10 +314,13 @@ main(int argc, char **argv)
 	} else if (argc > 1 && !strcmp(argv[1], "--keyboard")) {
 		s.silent = keyboard = true;
 		arg++;
+	} else if (argc > 1 && !strcmp(argv[1], "--type-keys")) {
+		s.type_keys = keyboard = true;
+		arg++;
 	}
 	if (argc - arg < 4 || (argc - arg) % 4) {
-		fprintf(stderr, "usage: epaper_stim [--silent | --keyboard] DIR SCENARIO COUNT "
-				"INTERVAL_MS...\n");
+		fprintf(stderr, "usage: epaper_stim [--silent | --keyboard | --type-keys] DIR "
+				"SCENARIO COUNT INTERVAL_MS...\n");
 		return 2;
 	}
 	for (int i = arg; i < argc; i += 4) {
