@@ -204,6 +204,17 @@ is_scroll(const struct vl_epd_device *dev, const struct vl_epd_gray *cur,
 	return is_page_sized(dev, box) && vl_epd_detect_scroll(cur, sent, box, &shift);
 }
 
+/* Whether the rects that changed cover half the panel or more: a new page. */
+static bool
+is_new_page(const struct vl_epd_device *dev, const pixman_box32_t *boxes, size_t n)
+{
+	uint64_t changed = 0;
+
+	for (size_t i = 0; i < n; i++)
+		changed += vl_epd_box_area(&boxes[i]);
+	return n > 1 && changed * 2 >= (uint64_t)dev->width * dev->height;
+}
+
 /* The unsent region as rects of pixels that changed, each with its waveform. */
 static size_t
 plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t capacity)
@@ -237,6 +248,11 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	for (size_t i = 1; i < n; i++)
 		extents = vl_epd_box_union(&extents, &boxes[i]);
 	bool scrolled = n && work != WORK_A2 && is_scroll(dev, &cur, &sent, &extents);
+	/* so is a new page, which flashes once, not once a rect */
+	if (!scrolled && is_new_page(dev, boxes, n)) {
+		boxes[0] = extents;
+		n = 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
 		struct vl_epd_plan *plan = &plans[i];

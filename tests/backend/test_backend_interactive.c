@@ -373,6 +373,29 @@ test_small_gray_glyph_is_text(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A new page drawn as two halves in one frame (an X terminal clearing,
+ * then printing): each half is less than half the panel, together more;
+ * it is one page turn, one flashing update.
+ */
+static void
+test_page_in_two_rects_flashes_once(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, WINDOW_MS, 0);
+	show(&f, &u);
+	scene_harness_rect(&f.h, 0, 0, W, 140, 0);
+	scene_harness_rect(&f.h, 0, 150, W, 140, 60);
+	assert_int_equal(show(&f, &u), 1);
+	assert_true(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GC16);
+	assert_true(contains(&u[0], 0, 0, W, 290));
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -386,6 +409,7 @@ main(void)
 		cmocka_unit_test(test_scrolling_text_is_not_a_page),
 		cmocka_unit_test(test_cleanup_flashes_once),
 		cmocka_unit_test(test_small_gray_glyph_is_text),
+		cmocka_unit_test(test_page_in_two_rects_flashes_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
