@@ -8,6 +8,7 @@
  * it.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <vellum/epd-pipeline.h>
 
 /* Fewer rows than this agreeing is chance, not a scroll. */
@@ -20,16 +21,25 @@ struct row_slot {
 	int32_t row; /* -1: empty; -2: the hash of more than one row */
 };
 
+/* Eight pixels at a time: a page's rows are hashed within a frame's budget. */
 static uint64_t
 hash_row(const uint8_t *p, int32_t width, bool *flat)
 {
-	uint64_t h = 1469598103934665603ull;
+	const uint64_t first = p[0] * 0x0101010101010101ull;
+	uint64_t h = 1469598103934665603ull, differs = 0, word;
+	int32_t x = 0;
 
-	*flat = true;
-	for (int32_t x = 0; x < width; x++) {
-		h = (h ^ p[x]) * 1099511628211ull;
-		*flat &= p[x] == p[0];
+	for (; x + 8 <= width; x += 8) {
+		memcpy(&word, p + x, sizeof(word));
+		differs |= word ^ first;
+		h = (h ^ word) * 0x100000001b3ull;
+		h ^= h >> 29;
 	}
+	for (; x < width; x++) {
+		differs |= p[x] ^ p[0];
+		h = (h ^ p[x]) * 0x100000001b3ull;
+	}
+	*flat = differs == 0;
 	/* FLAT_ROW is kept for flat rows */
 	return h == FLAT_ROW ? 1 : h;
 }
