@@ -56,14 +56,33 @@ view(uint8_t *pixels)
 	return (struct vl_epd_gray){pixels, W, H, W};
 }
 
+/* The content sent and the new content, a panel each. */
+struct images {
+	uint8_t before[W * H], after[W * H];
+};
+
+static int
+setup(void **state)
+{
+	*state = malloc(sizeof(struct images));
+	return *state ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
 static void
 test_text_moved_up_is_a_scroll(void **state)
 {
-	uint8_t *before = malloc((size_t)W * H), *after = malloc((size_t)W * H);
+	struct images *images = *state;
+	uint8_t *before = images->before, *after = images->after;
 	pixman_box32_t all = {0, 0, W, H};
 	struct vl_epd_gray cur = view(after), prev = view(before);
 	int32_t shift = 0;
-	(void)state;
 
 	draw_page(before, 0, 0);
 	/* the same page one line further: everything moved up by LINE rows */
@@ -74,19 +93,17 @@ test_text_moved_up_is_a_scroll(void **state)
 	draw_page(after, 0, 3);
 	assert_true(vl_epd_detect_scroll(&cur, &prev, &all, &shift));
 	assert_int_equal(shift, 3);
-	free(before);
-	free(after);
 }
 
 /* Rows repeated within each line (the stems of letters) still move with it. */
 static void
 test_repeated_rows_move_too(void **state)
 {
-	uint8_t *before = malloc((size_t)W * H), *after = malloc((size_t)W * H);
+	struct images *images = *state;
+	uint8_t *before = images->before, *after = images->after;
 	pixman_box32_t all = {0, 0, W, H};
 	struct vl_epd_gray cur = view(after), prev = view(before);
 	int32_t shift = 0;
-	(void)state;
 
 	for (int page = 0; page < 2; page++) {
 		uint8_t *pixels = page ? after : before;
@@ -100,18 +117,16 @@ test_repeated_rows_move_too(void **state)
 	}
 	assert_true(vl_epd_detect_scroll(&cur, &prev, &all, &shift));
 	assert_int_equal(shift, -LINE);
-	free(before);
-	free(after);
 }
 
 static void
 test_new_text_is_not_a_scroll(void **state)
 {
-	uint8_t *before = malloc((size_t)W * H), *after = malloc((size_t)W * H);
+	struct images *images = *state;
+	uint8_t *before = images->before, *after = images->after;
 	pixman_box32_t all = {0, 0, W, H};
 	struct vl_epd_gray cur = view(after), prev = view(before);
 	int32_t shift = 0;
-	(void)state;
 
 	draw_page(before, 0, 0);
 	draw_page(after, 1000, 0);
@@ -127,19 +142,17 @@ test_new_text_is_not_a_scroll(void **state)
 	/* an empty box */
 	pixman_box32_t none = {10, 10, 10, 10};
 	assert_false(vl_epd_detect_scroll(&cur, &prev, &none, &shift));
-	free(before);
-	free(after);
 }
 
 /* Only box is looked at: a scroll inside a window beside a still one. */
 static void
 test_scroll_within_box(void **state)
 {
-	uint8_t *before = malloc((size_t)W * H), *after = malloc((size_t)W * H);
+	struct images *images = *state;
+	uint8_t *before = images->before, *after = images->after;
 	pixman_box32_t left = {0, 0, W / 2, H};
 	struct vl_epd_gray cur = view(after), prev = view(before);
 	int32_t shift = 0;
-	(void)state;
 
 	draw_page(before, 0, 0);
 	draw_page(after, 0, -2 * LINE);
@@ -148,18 +161,16 @@ test_scroll_within_box(void **state)
 		memset(after + y * W + W / 2, (uint8_t)(y * 7), W / 2);
 	assert_true(vl_epd_detect_scroll(&cur, &prev, &left, &shift));
 	assert_int_equal(shift, -2 * LINE);
-	free(before);
-	free(after);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_moved_up_is_a_scroll),
-		cmocka_unit_test(test_repeated_rows_move_too),
-		cmocka_unit_test(test_new_text_is_not_a_scroll),
-		cmocka_unit_test(test_scroll_within_box),
+		cmocka_unit_test_setup_teardown(test_text_moved_up_is_a_scroll, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repeated_rows_move_too, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_new_text_is_not_a_scroll, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scroll_within_box, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

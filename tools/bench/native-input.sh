@@ -15,7 +15,7 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 keys=${2:-220}
 vellum=$build/compositor/vellum
-typist=$build/tools/bench/vk_typist
+typist=$build/tests/clients/vk_typist
 stroker=$build/tests/clients/vp_stroker
 paint=$build/examples/epaper-paint
 work=$(mktemp -d)

@@ -16,8 +16,6 @@
  * (requests and their signatures) rather than generated: the build has no
  * copy of the protocol's XML.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <linux/input-event-codes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,6 +26,8 @@
 #include <unistd.h>
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
+
+#include "input_client.h"
 
 enum { VK_KEY_RELEASED = 0, VK_KEY_PRESSED = 1 };
 /* request opcodes */
@@ -74,55 +74,6 @@ static const struct wl_interface vk_manager_interface = {
 	NULL,
 };
 
-struct typist {
-	struct wl_seat *seat;
-	struct wl_proxy *manager;
-};
-
-static void
-handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
-	uint32_t version)
-{
-	struct typist *typist = data;
-
-	(void)version;
-	if (!strcmp(interface, wl_seat_interface.name) && !typist->seat)
-		typist->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
-	else if (!strcmp(interface, vk_manager_interface.name))
-		typist->manager = wl_registry_bind(registry, name, &vk_manager_interface, 1);
-}
-
-static void
-handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-	(void)data;
-	(void)registry;
-	(void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void
-sleep_ms(unsigned int ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 /* The default XKB keymap in a sealed memory file: its fd, and its size in *size. */
 static int
 keymap_fd(uint32_t *size)
@@ -160,65 +111,21 @@ letter_key(unsigned int i)
 	return keys[i % 26];
 }
 
-static int
-usage(FILE *out, int status)
-{
-	fprintf(out, "usage: vk_typist [-n KEYS] [-i INTERVAL_MS] [-w WAIT_MS]\n");
-	return status;
-}
-
-static bool
-parse_count(const char *text, unsigned int *value)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (errno || end == text || *end || n > 1000000)
-		return false;
-	*value = (unsigned int)n;
-	return true;
-}
-
 int
 main(int argc, char *argv[])
 {
-	unsigned int keys = 200, interval_ms = 100, wait_ms = 0;
-	struct typist typist = {0};
+	struct input_options options = {.count = 200, .interval_ms = 100};
+	struct input_client client;
 	uint32_t keymap_size = 0;
-	int opt;
+	int status = input_client_parse(argc, argv, "vk_typist", &options);
 
-	while ((opt = getopt(argc, argv, "n:i:w:h")) != -1) {
-		unsigned int *value = opt == 'n' ? &keys : opt == 'i' ? &interval_ms : &wait_ms;
-
-		if (opt == 'h')
-			return usage(stdout, 0);
-		if (opt == '?' || !parse_count(optarg, value)) {
-			if (opt != '?')
-				fprintf(stderr, "vk_typist: -%c: not a count: %s\n", opt, optarg);
-			return usage(stderr, 2);
-		}
-	}
-	if (optind != argc)
-		return usage(stderr, 2);
-
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "vk_typist: cannot connect to the Wayland display\n");
+	if (status >= 0)
+		return status;
+	if (!input_client_connect(&client, "vk_typist", &vk_manager_interface))
 		return 1;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &typist);
-	wl_display_roundtrip(display);
-	if (!typist.seat || !typist.manager) {
-		fprintf(stderr, "vk_typist: the compositor offers no %s\n",
-			typist.seat ? vk_manager_interface.name : "seat");
-		return 1;
-	}
 	struct wl_proxy *keyboard =
-		wl_proxy_marshal_flags(typist.manager, VK_MANAGER_CREATE_VIRTUAL_KEYBOARD,
-			&vk_keyboard_interface, 1, 0, typist.seat, NULL);
+		wl_proxy_marshal_flags(client.manager, VK_MANAGER_CREATE_VIRTUAL_KEYBOARD,
+			&vk_keyboard_interface, 1, 0, client.seat, NULL);
 	int fd = keymap_fd(&keymap_size);
 	if (fd < 0) {
 		fprintf(stderr, "vk_typist: cannot make an XKB keymap\n");
@@ -227,30 +134,26 @@ main(int argc, char *argv[])
 	wl_proxy_marshal_flags(
 		keyboard, VK_KEYMAP, NULL, 1, 0, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, keymap_size);
 	close(fd);
-	if (wl_display_roundtrip(display) < 0) {
+	if (wl_display_roundtrip(client.display) < 0) {
 		fprintf(stderr, "vk_typist: the compositor refused the virtual keyboard\n");
 		return 1;
 	}
-	sleep_ms(wait_ms);
+	input_client_sleep_ms(options.wait_ms);
 
-	for (unsigned int i = 0; i < keys; i++) {
-		uint64_t sent_ns = now_ns();
+	for (unsigned int i = 0; i < options.count; i++) {
+		uint64_t sent_ns = input_client_now_ns();
 		uint32_t time_ms = (uint32_t)(sent_ns / 1000000);
 
 		wl_proxy_marshal_flags(
 			keyboard, VK_KEY, NULL, 1, 0, time_ms, letter_key(i), VK_KEY_PRESSED);
 		wl_proxy_marshal_flags(
 			keyboard, VK_KEY, NULL, 1, 0, time_ms, letter_key(i), VK_KEY_RELEASED);
-		if (wl_display_flush(display) < 0) {
-			fprintf(stderr, "vk_typist: the connection broke: %s\n", strerror(errno));
+		if (!input_client_flush(&client))
 			return 1;
-		}
 		printf("key n=%u ns=%llu\n", i, (unsigned long long)sent_ns);
 		fflush(stdout);
-		sleep_ms(interval_ms);
+		input_client_sleep_ms(options.interval_ms);
 	}
-	wl_proxy_marshal_flags(keyboard, VK_DESTROY, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
-	wl_display_roundtrip(display);
-	wl_display_disconnect(display);
+	input_client_finish(&client, keyboard, VK_DESTROY);
 	return 0;
 }
