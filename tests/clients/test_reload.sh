@@ -46,7 +46,7 @@ updates_over() {
 write_config() {
 	local -A refresh=([full-refresh-every]=0 [idle-cleanup]=off
 		[full-refresh-interval]=3600s [default-mode]=text [default-dither]=none
-		[input-window]=off [merge-window]=off)
+		[input-window]=off [merge-window]=off [x11-merge-window]=off)
 	local word key app=()
 	for word in "$@"; do
 		case $word in
@@ -138,6 +138,11 @@ step "rect 300 100 40 40 128"
 reload app full-refresh-interval=0 default-mode=fast default-dither=ordered \
 	app_mode=quality app_dither=none
 step "rect 400 100 40 40 128"
+# an app rule's merge-window: the client's change waits that long to be shown
+reload merge full-refresh-interval=0 app_merge-window=1500ms
+started=$(date +%s%N)
+step "rect 500 100 40 40 0"
+echo $((($(date +%s%N) - started) / 1000000)) >"$work/merge_ms"
 # idle-cleanup is off again: the rects stay as drawn (a cleanup would come after 200 ms)
 sleep 1
 SCRIPT
@@ -179,6 +184,9 @@ for x in 100 200 300 400; do
 	drawn=$(updates_over "$(mark text)" "" $x 100 40 40 | grep -vc 'width=800')
 	expect "reloaded idle-cleanup off: the rect at $x,100 is updated once ($drawn)" [ "$drawn" = 1 ]
 done
+merge_ms=$(cat "$work/merge_ms" 2>/dev/null)
+expect "reloaded [app:refresh-client] merge-window 1500ms: its change is shown ${merge_ms:-?} ms later" \
+	[ "${merge_ms:-0}" -ge 1500 ]
 
 # --- a virtual keyboard keeps its own keymap through a reload
 #
