@@ -144,11 +144,13 @@ struct vl_epd_output {
 	struct wl_event_source *lost_idle;
 	struct wl_event_source *retry_timer;
 	struct wl_event_source *cleanup_timer; /* armed only while ghosts wait */
-	/* a change gathers the commits that follow it for merge_window_ms */
+	/*
+	 * A change waits for the commits that follow it: all of it for
+	 * merge_window_ms, or where a hint gives a merge window, for that.
+	 * held is what waits, until merge_timer fires.
+	 */
 	struct wl_event_source *merge_timer;
 	unsigned int merge_window_ms;
-	bool gathering;
-	/* areas whose hint has a merge window, gathering until merge_timer fires */
 	pixman_region32_t held;
 	struct vl_epd_flush_state *flush_state;
 };

@@ -208,8 +208,7 @@ waits_for_panel(const struct vl_epd_output *output)
 static bool
 saturated(const struct vl_epd_output *output)
 {
-	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT ||
-		(waits_for_panel(output) && !output->gathering))
+	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT || waits_for_panel(output))
 		return true;
 	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
 		const struct vl_epd_flush_record *a = &output->flushes[i];
@@ -382,8 +381,7 @@ update_cleanup_timer(struct vl_epd_output *output)
 {
 	unsigned int delay_ms;
 	bool quiet = output->enabled && !output->lost && !output->retry_pending &&
-		     !output->gathering && flushes_in_flight(output) == 0 &&
-		     !pixman_region32_not_empty(&output->unsent);
+		     flushes_in_flight(output) == 0 && !pixman_region32_not_empty(&output->unsent);
 	/* A zero delay disarms the timer: an idle panel costs no wake-ups. */
 	if (!quiet || !vl_epd_cleanup_due(output, &delay_ms))
 		delay_ms = 0;
@@ -496,9 +494,11 @@ flush(struct vl_epd_output *output, bool everything)
 static void
 kick(struct vl_epd_output *output)
 {
-	if (output->enabled && !output->lost && !output->retry_pending && !output->gathering &&
+	/* what waits for the rest of its change is not sent, nor are commits settled before it */
+	bool holding = pixman_region32_not_empty(&output->held);
+	if (output->enabled && !output->lost && !output->retry_pending &&
 		flushes_in_flight(output) < VL_EPD_MAX_FLUSHES_IN_FLIGHT &&
-		(pixman_region32_not_empty(&output->unsent) || has_pending_commits(output)))
+		(waits_for_panel(output) || (!holding && has_pending_commits(output))))
 		flush(output, false);
 	if (output->frame_held)
 		schedule_frame(output);
@@ -510,55 +510,45 @@ handle_merge_timer(void *data)
 {
 	struct vl_epd_output *output = data;
 
-	output->gathering = false;
 	pixman_region32_clear(&output->held);
 	kick(output);
 	return 0;
 }
 
 /*
- * A new change waits merge_window_ms for the commits a client may split it
- * into; commits meanwhile merge into it. Frames go on meanwhile, or the
- * client could not send the rest.
+ * A change waits for the commits a client may split it into: one to a
+ * panel with nothing waiting, all of it for merge_window_ms; one in an
+ * area whose hint has a merge window, that area for that long. Commits
+ * meanwhile merge into it; frames go on, or the client could not send the
+ * rest, and so does the rest of the panel.
  */
 static void
-gather(struct vl_epd_output *output)
+hold_split_changes(struct vl_epd_output *output, const pixman_region32_t *damage)
 {
-	if (output->merge_window_ms == 0 || output->gathering)
-		return;
-	output->gathering = true;
-	wl_event_source_timer_update(output->merge_timer, (int)output->merge_window_ms);
-}
-
-/*
- * A change in an area whose hint has a merge window (a client that splits
- * its changes over commits) waits that long from its first commit for the
- * rest; commits meanwhile merge into it, and the rest of the panel goes on.
- */
-static void
-hold_split_changes(struct vl_epd_output *output, const struct wlr_output_state *state)
-{
+	bool holding = pixman_region32_not_empty(&output->held);
 	unsigned int window_ms = 0;
 	struct vl_epd_hint *hint;
 	pixman_region32_t area;
 
 	pixman_region32_init(&area);
+	if (output->merge_window_ms && (holding || !pixman_region32_not_empty(&output->unsent))) {
+		pixman_region32_copy(&area, (pixman_region32_t *)damage);
+		window_ms = output->merge_window_ms;
+	}
 	wl_array_for_each (hint, &output->next_hints) {
 		if (hint->merge_window_ms == 0)
 			continue;
 		pixman_region32_t changed;
-		pixman_region32_init_rect(
-			&changed, hint->box.x, hint->box.y, hint->box.width, hint->box.height);
-		if (state->committed & WLR_OUTPUT_STATE_DAMAGE)
-			pixman_region32_intersect(
-				&changed, &changed, (pixman_region32_t *)&state->damage);
+		pixman_region32_init(&changed);
+		pixman_region32_intersect_rect(&changed, (pixman_region32_t *)damage, hint->box.x,
+			hint->box.y, hint->box.width, hint->box.height);
 		if (pixman_region32_not_empty(&changed) && hint->merge_window_ms > window_ms)
 			window_ms = hint->merge_window_ms;
 		pixman_region32_union(&area, &area, &changed);
 		pixman_region32_fini(&changed);
 	}
-	if (window_ms > 0) {
-		if (!pixman_region32_not_empty(&output->held) && !output->gathering)
+	if (window_ms > 0 && pixman_region32_not_empty(&area)) {
+		if (!holding)
 			wl_event_source_timer_update(output->merge_timer,
 				window_ms > INT_MAX ? INT_MAX : (int)window_ms);
 		pixman_region32_union(&output->held, &output->held, &area);
@@ -693,25 +683,28 @@ handle_cleanup_timer(void *data)
 	return 0;
 }
 
+/* What the commit changed on the panel: its damage, or all of it. */
 static void
-read_buffer(struct vl_epd_output *output, const struct wlr_output_state *state, void *data,
+commit_damage(const struct vl_epd_output *output, const struct wlr_output_state *state,
+	pixman_region32_t *damage)
+{
+	const struct vl_epd_device *dev = output->device;
+
+	pixman_region32_init_rect(damage, 0, 0, dev->width, dev->height);
+	if (state->committed & WLR_OUTPUT_STATE_DAMAGE)
+		pixman_region32_intersect(damage, damage, (pixman_region32_t *)&state->damage);
+}
+
+static void
+read_buffer(struct vl_epd_output *output, const pixman_region32_t *damage, void *data,
 	uint32_t format, size_t stride)
 {
 	const struct vl_epd_device *dev = output->device;
-	pixman_region32_t damage;
-
-	pixman_region32_init(&damage);
-	if (state->committed & WLR_OUTPUT_STATE_DAMAGE)
-		pixman_region32_intersect_rect(
-			&damage, &state->damage, 0, 0, dev->width, dev->height);
-	else
-		pixman_region32_init_rect(&damage, 0, 0, dev->width, dev->height);
-
 	struct vl_epd_gray gray = {output->gray, dev->width, dev->height, dev->width};
+
 	vl_epd_gray_convert_region(&gray, data, stride,
-		format == DRM_FORMAT_RGB565 ? VL_EPD_PIXEL_RGB565 : VL_EPD_PIXEL_XRGB8888, &damage);
-	pixman_region32_union(&output->unsent, &output->unsent, &damage);
-	pixman_region32_fini(&damage);
+		format == DRM_FORMAT_RGB565 ? VL_EPD_PIXEL_RGB565 : VL_EPD_PIXEL_XRGB8888, damage);
+	pixman_region32_union(&output->unsent, &output->unsent, (pixman_region32_t *)damage);
 }
 
 /*
@@ -733,7 +726,6 @@ static void
 disable(struct vl_epd_output *output)
 {
 	output->enabled = false;
-	output->gathering = false;
 	pixman_region32_clear(&output->held);
 	wl_event_source_timer_update(output->merge_timer, 0);
 	pixman_region32_clear(&output->unsent);
@@ -790,11 +782,11 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 	}
 	output->enabled = true;
 	if (has_content) {
-		/* a change to a panel with nothing waiting gathers what follows it */
-		if (!pixman_region32_not_empty(&output->unsent))
-			gather(output);
-		hold_split_changes(output, state);
-		read_buffer(output, state, data, format, stride);
+		pixman_region32_t damage;
+		commit_damage(output, state, &damage);
+		hold_split_changes(output, &damage);
+		read_buffer(output, &damage, data, format, stride);
+		pixman_region32_fini(&damage);
 		wlr_buffer_end_data_ptr_access(state->buffer);
 		/* The panel will show the newest content: older unsent content is superseded. */
 		discard_pending(output, &output->next_feedback);
