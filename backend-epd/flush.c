@@ -147,9 +147,26 @@ hint_for(const struct wl_array *hints, const pixman_box32_t *box)
 }
 
 static bool
+covers_half_panel(const struct vl_epd_device *dev, uint64_t area)
+{
+	return area * 2 >= (uint64_t)dev->width * dev->height;
+}
+
+static bool
 is_page_sized(const struct vl_epd_device *dev, const pixman_box32_t *box)
 {
-	return vl_epd_box_area(box) * 2 >= (uint64_t)dev->width * dev->height;
+	return covers_half_panel(dev, vl_epd_box_area(box));
+}
+
+/* The pixels n boxes cover, counted once per box. */
+static uint64_t
+boxes_area(const pixman_box32_t *boxes, size_t n)
+{
+	uint64_t area = 0;
+
+	for (size_t i = 0; i < n; i++)
+		area += vl_epd_box_area(&boxes[i]);
+	return area;
 }
 
 /*
@@ -208,11 +225,7 @@ is_scroll(const struct vl_epd_device *dev, const struct vl_epd_gray *cur,
 static bool
 is_new_page(const struct vl_epd_device *dev, const pixman_box32_t *boxes, size_t n)
 {
-	uint64_t changed = 0;
-
-	for (size_t i = 0; i < n; i++)
-		changed += vl_epd_box_area(&boxes[i]);
-	return n > 1 && changed * 2 >= (uint64_t)dev->width * dev->height;
+	return n > 1 && covers_half_panel(dev, boxes_area(boxes, n));
 }
 
 /* The unsent region as rects of pixels that changed, each with its waveform. */
@@ -268,13 +281,9 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 			plan->choice = vl_epd_choose_flashing(state->table);
 			plan->full = true;
 		} else if (!hint || hint->mode == VL_EPD_MODE_AUTO) {
-			enum vl_epd_dither dither = hint ? hint->dither : VL_EPD_DITHER_AUTO;
-			if (scrolled) {
-				choose_fast(state, dev, plan, WORK_A2, dither);
-				plan->scrolled = work == WORK_NONE;
-			} else {
-				choose_fast(state, dev, plan, work, dither);
-			}
+			choose_fast(state, dev, plan, scrolled ? WORK_A2 : work,
+				hint ? hint->dither : VL_EPD_DITHER_AUTO);
+			plan->scrolled = scrolled && work == WORK_NONE;
 		}
 	}
 	return vl_epd_merge(plans, n, &state->merge);
@@ -592,10 +601,7 @@ plan_cleanup(struct vl_epd_flush_state *state, const pixman_region32_t *area, bo
 	 * together goes as one update, if that drives at most twice the area.
 	 */
 	const pixman_box32_t *extents = pixman_region32_extents(area);
-	uint64_t covered = 0;
-	for (int i = 0; i < n_rects; i++)
-		covered += vl_epd_box_area(&rects[i]);
-	if (flash && vl_epd_box_area(extents) <= 2 * covered)
+	if (flash && vl_epd_box_area(extents) <= 2 * boxes_area(rects, (size_t)n_rects))
 		merge.max_rects = 1;
 	return vl_epd_merge(plans, n, &merge);
 }

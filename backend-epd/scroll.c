@@ -21,9 +21,12 @@ struct row_slot {
 	int32_t row; /* -1: empty; -2: the hash of more than one row */
 };
 
-/* Eight pixels at a time: a page's rows are hashed within a frame's budget. */
+/*
+ * A row's hash, FLAT_ROW for a row of one value. Eight pixels at a time: a
+ * page's rows are hashed within a frame's budget.
+ */
 static uint64_t
-hash_row(const uint8_t *p, int32_t width, bool *flat)
+hash_row(const uint8_t *p, int32_t width)
 {
 	const uint64_t first = p[0] * 0x0101010101010101ull;
 	uint64_t h = 1469598103934665603ull, differs = 0, word;
@@ -39,8 +42,8 @@ hash_row(const uint8_t *p, int32_t width, bool *flat)
 		differs |= p[x] ^ p[0];
 		h = (h ^ p[x]) * 0x100000001b3ull;
 	}
-	*flat = differs == 0;
-	/* FLAT_ROW is kept for flat rows */
+	if (differs == 0)
+		return FLAT_ROW;
 	return h == FLAT_ROW ? 1 : h;
 }
 
@@ -54,21 +57,17 @@ find_slot(struct row_slot *slots, size_t mask, uint64_t hash)
 	return &slots[i];
 }
 
-/* Hashes the rows of box in gray; flat rows (one value) get FLAT_ROW. */
 static void
 hash_rows(const struct vl_epd_gray *gray, const pixman_box32_t *box, uint64_t *hashes)
 {
-	for (int32_t y = box->y1; y < box->y2; y++) {
-		bool flat;
-		uint64_t h = hash_row(
-			gray->data + (size_t)y * gray->stride + box->x1, box->x2 - box->x1, &flat);
-		hashes[y - box->y1] = flat ? FLAT_ROW : h;
-	}
+	for (int32_t y = box->y1; y < box->y2; y++)
+		hashes[y - box->y1] = hash_row(
+			gray->data + (size_t)y * gray->stride + box->x1, box->x2 - box->x1);
 }
 
-/* The shift most of cur's rows that occur once in prev vote for; -1 if none. */
-static int32_t
-likely_shift(const uint64_t *cur, const uint64_t *prev, int32_t rows)
+/* The shift most of cur's rows that occur once in prev vote for; false if none. */
+static bool
+likely_shift(const uint64_t *cur, const uint64_t *prev, int32_t rows, int32_t *shift)
 {
 	size_t size = 1;
 	while (size < (size_t)rows * 2)
@@ -102,7 +101,10 @@ likely_shift(const uint64_t *cur, const uint64_t *prev, int32_t rows)
 out:
 	free(slots);
 	free(votes);
-	return best;
+	if (best < 0)
+		return false;
+	*shift = best - rows;
+	return true;
 }
 
 bool
@@ -125,14 +127,13 @@ vl_epd_detect_scroll(const struct vl_epd_gray *cur, const struct vl_epd_gray *pr
 	hash_rows(cur, &b, cur_rows);
 	hash_rows(prev, &b, prev_rows);
 
-	int32_t best = likely_shift(cur_rows, prev_rows, rows);
-	if (best < 0)
+	int32_t d;
+	if (!likely_shift(cur_rows, prev_rows, rows, &d))
 		goto out;
 	/*
 	 * Checked row by row, repeated rows too (the stems of a line of text):
 	 * most rows that did not come in from the edge must be old rows moved.
 	 */
-	int32_t d = best - rows;
 	uint32_t moved = 0, textured = 0;
 	for (int32_t y = d > 0 ? d : 0; y < (d < 0 ? rows + d : rows); y++) {
 		if (cur_rows[y] == FLAT_ROW)
