@@ -583,45 +583,39 @@ vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
 /* Refresh hints */
 
 /*
- * The mode for a view: the content type the client declares (photo →
- * quality, video and games → animation), else the config's rule for the
- * application, else the default mode. A surface's epaper-refresh-v1 mode
- * comes before all of them (refresh.c).
+ * How the panel shows a view. Its mode: the content type the client
+ * declares (photo → quality, video and games → animation), else the
+ * config's rule for the application, else the default mode (a surface's
+ * epaper-refresh-v1 mode comes before all of them, in refresh.c); its
+ * dither likewise, without the content type. Its merge window: the rule's,
+ * else x11-merge-window for X11 clients, which split their changes, else
+ * none. The hint's box is left alone.
  */
 static void
-view_mode(struct vl_view *view, enum vl_epd_mode *mode, enum vl_epd_dither *dither)
+view_hint(struct vl_view *view, struct vl_epd_hint *how)
 {
 	const struct vl_config *config = &view->server->config;
 	const char *app_id = view_app_id(view);
 	const struct vl_app_rule *rule = app_id ? vl_config_rule(config, app_id) : NULL;
 
-	*mode = rule && rule->has_mode ? rule->mode : config->default_mode;
-	*dither = rule && rule->has_dither ? rule->dither : config->default_dither;
+	how->mode = rule && rule->has_mode ? rule->mode : config->default_mode;
+	how->dither = rule && rule->has_dither ? rule->dither : config->default_dither;
+	if (rule && rule->has_merge_window)
+		how->merge_window_ms = rule->merge_window_ms;
+	else
+		how->merge_window_ms = view->type == VL_VIEW_X11 ? config->x11_merge_window_ms : 0;
 	switch (wlr_surface_get_content_type_v1(
 		view->server->content_type_manager, view_surface(view))) {
 	case WP_CONTENT_TYPE_V1_TYPE_PHOTO:
-		*mode = VL_EPD_MODE_QUALITY;
+		how->mode = VL_EPD_MODE_QUALITY;
 		break;
 	case WP_CONTENT_TYPE_V1_TYPE_VIDEO:
 	case WP_CONTENT_TYPE_V1_TYPE_GAME:
-		*mode = VL_EPD_MODE_ANIMATION;
+		how->mode = VL_EPD_MODE_ANIMATION;
 		break;
 	default:
 		break;
 	}
-}
-
-/* How long the view's changes wait for the rest of them: X11 clients split theirs. */
-static unsigned int
-view_merge_window(struct vl_view *view)
-{
-	const struct vl_config *config = &view->server->config;
-	const char *app_id = view_app_id(view);
-	const struct vl_app_rule *rule = app_id ? vl_config_rule(config, app_id) : NULL;
-
-	if (rule && rule->has_merge_window)
-		return rule->merge_window_ms;
-	return view->type == VL_VIEW_X11 ? config->x11_merge_window_ms : 0;
 }
 
 void
@@ -636,7 +630,10 @@ vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node, enu
 	for (struct wlr_scene_tree *tree = node->parent; tree; tree = tree->node.parent) {
 		wl_list_for_each (view, &server->views, link) {
 			if (view->scene_tree == tree) {
-				view_mode(view, mode, dither);
+				struct vl_epd_hint how = {0};
+				view_hint(view, &how);
+				*mode = how.mode;
+				*dither = how.dither;
 				return;
 			}
 		}
@@ -650,8 +647,8 @@ vl_views_add_hints(struct vl_server *server, struct vl_output *output)
 
 	/* Oldest first: hints of views on top come later and win where they overlap. */
 	wl_list_for_each_reverse (view, &server->views, link) {
-		struct vl_epd_hint how = {.merge_window_ms = view_merge_window(view)};
-		view_mode(view, &how.mode, &how.dither);
+		struct vl_epd_hint how = {0};
+		view_hint(view, &how);
 		if (how.mode != VL_EPD_MODE_AUTO || how.dither != VL_EPD_DITHER_AUTO ||
 			how.merge_window_ms != 0)
 			vl_output_hint_box(server, output, &view->box, &how);
