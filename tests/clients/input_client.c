@@ -7,32 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-static void
-handle_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
-	uint32_t version)
-{
-	struct input_client *client = data;
-
-	(void)version;
-	if (!strcmp(interface, wl_seat_interface.name) && !client->seat)
-		client->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
-	else if (!strcmp(interface, client->manager_interface->name))
-		client->manager = wl_registry_bind(registry, name, client->manager_interface, 1);
-}
-
-static void
-handle_global_remove(void *data, struct wl_registry *registry, uint32_t name)
-{
-	(void)data;
-	(void)registry;
-	(void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {
-	.global = handle_global,
-	.global_remove = handle_global_remove,
-};
-
 static int
 usage(FILE *out, const char *program, int status)
 {
@@ -81,18 +55,12 @@ bool
 input_client_connect(struct input_client *client, const char *program,
 	const struct wl_interface *manager_interface)
 {
-	*client = (struct input_client){.program = program, .manager_interface = manager_interface};
-	client->display = wl_display_connect(NULL);
-	if (!client->display) {
-		fprintf(stderr, "%s: cannot connect to the Wayland display\n", program);
-		return false;
-	}
-	struct wl_registry *registry = wl_display_get_registry(client->display);
-	wl_registry_add_listener(registry, &registry_listener, client);
-	wl_display_roundtrip(client->display);
-	if (!client->seat || !client->manager) {
+	client->program = program;
+	vt_client_connect(&client->vt);
+	client->manager = vt_client_bind(&client->vt, manager_interface, 1);
+	if (!client->vt.seat || !client->manager) {
 		fprintf(stderr, "%s: the compositor offers no %s\n", program,
-			client->seat ? manager_interface->name : "seat");
+			client->vt.seat ? manager_interface->name : "seat");
 		return false;
 	}
 	return true;
@@ -101,7 +69,7 @@ input_client_connect(struct input_client *client, const char *program,
 bool
 input_client_flush(struct input_client *client)
 {
-	if (wl_display_flush(client->display) >= 0)
+	if (wl_display_flush(client->vt.display) >= 0)
 		return true;
 	fprintf(stderr, "%s: the connection broke: %s\n", client->program, strerror(errno));
 	return false;
@@ -111,8 +79,9 @@ void
 input_client_finish(struct input_client *client, struct wl_proxy *device, uint32_t destroy)
 {
 	wl_proxy_marshal_flags(device, destroy, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
-	wl_display_roundtrip(client->display);
-	wl_display_disconnect(client->display);
+	wl_display_roundtrip(client->vt.display);
+	wl_proxy_destroy(client->manager);
+	vt_client_disconnect(&client->vt);
 }
 
 uint64_t

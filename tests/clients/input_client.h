@@ -1,8 +1,9 @@
 /*
  * What the clients that send input through a virtual device protocol
  * (vk_typist, vp_stroker) share: their command line, -n COUNT -i
- * INTERVAL_MS -w WAIT_MS; a connection with the seat and the protocol's
- * manager bound; the clock their events are stamped with.
+ * INTERVAL_MS -w WAIT_MS; the tests' client connection (tests/vellum/
+ * client.h) with the protocol's manager bound beside the seat; the clock
+ * their events are stamped with.
  */
 #ifndef VL_INPUT_CLIENT_H
 #define VL_INPUT_CLIENT_H
@@ -10,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-client.h>
+
+#include "client.h"
 
 struct input_options {
 	unsigned int count;       /* events to send */
@@ -19,10 +22,8 @@ struct input_options {
 
 struct input_client {
 	const char *program; /* for messages */
-	struct wl_display *display;
-	struct wl_seat *seat;
+	struct vt_client vt;
 	struct wl_proxy *manager;
-	const struct wl_interface *manager_interface;
 };
 
 /*
@@ -32,8 +33,9 @@ struct input_client {
 int input_client_parse(int argc, char **argv, const char *program, struct input_options *options);
 
 /*
- * Connects to the Wayland display and binds the seat and manager_interface
- * (version 1); false, with a message on standard error, if either is missing.
+ * Connects to the Wayland display (exits with status 2 if it cannot) and
+ * binds manager_interface (version 1); false, with a message on standard
+ * error, if the compositor has no seat or no such manager.
  */
 bool input_client_connect(struct input_client *client, const char *program,
 	const struct wl_interface *manager_interface);

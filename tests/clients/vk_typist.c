@@ -125,7 +125,7 @@ main(int argc, char *argv[])
 		return 1;
 	struct wl_proxy *keyboard =
 		wl_proxy_marshal_flags(client.manager, VK_MANAGER_CREATE_VIRTUAL_KEYBOARD,
-			&vk_keyboard_interface, 1, 0, client.seat, NULL);
+			&vk_keyboard_interface, 1, 0, client.vt.seat, NULL);
 	int fd = keymap_fd(&keymap_size);
 	if (fd < 0) {
 		fprintf(stderr, "vk_typist: cannot make an XKB keymap\n");
@@ -134,7 +134,7 @@ main(int argc, char *argv[])
 	wl_proxy_marshal_flags(
 		keyboard, VK_KEYMAP, NULL, 1, 0, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, keymap_size);
 	close(fd);
-	if (wl_display_roundtrip(client.display) < 0) {
+	if (wl_display_roundtrip(client.vt.display) < 0) {
 		fprintf(stderr, "vk_typist: the compositor refused the virtual keyboard\n");
 		return 1;
 	}

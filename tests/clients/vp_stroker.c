@@ -113,9 +113,10 @@ main(int argc, char *argv[])
 		return status;
 	if (!input_client_connect(&client, "vp_stroker", &vp_manager_interface))
 		return 1;
-	struct wl_proxy *pointer = wl_proxy_marshal_flags(client.manager,
-		VP_MANAGER_CREATE_VIRTUAL_POINTER, &vp_pointer_interface, 1, 0, client.seat, NULL);
-	if (wl_display_roundtrip(client.display) < 0) {
+	struct wl_proxy *pointer =
+		wl_proxy_marshal_flags(client.manager, VP_MANAGER_CREATE_VIRTUAL_POINTER,
+			&vp_pointer_interface, 1, 0, client.vt.seat, NULL);
+	if (wl_display_roundtrip(client.vt.display) < 0) {
 		fprintf(stderr, "vp_stroker: the compositor refused the virtual pointer\n");
 		return 1;
 	}
