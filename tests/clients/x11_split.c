@@ -2,10 +2,11 @@
  * An X11 client that draws one change in two requests, as X applications
  * do (a clear, then the text): a white window which, once the window
  * manager has shown it, gets a black 100x40 box at 50,50 as two 100x20
- * halves, the second 10 ms after the first reached the X server. Prints
- * "split drawn" after the second half, then stays until killed.
+ * halves, the second GAP_MS (default 10) after the first reached the X
+ * server. Prints "split drawn" after the second half, then stays until
+ * killed.
  *
- *   x11_split
+ *   x11_split [GAP_MS]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +25,11 @@ fill(xcb_connection_t *conn, xcb_window_t window, xcb_gcontext_t gc, int16_t y)
 int
 main(int argc, char **argv)
 {
-	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "usage: x11_split\n");
+	char *end = NULL;
+	long gap_ms = argc == 2 ? strtol(argv[1], &end, 10) : 10;
+
+	if (argc > 2 || (end && (*end || end == argv[1])) || gap_ms < 0 || gap_ms > 10000) {
+		fprintf(stderr, "usage: x11_split [GAP_MS]\n");
 		return 2;
 	}
 	xcb_connection_t *conn = xcb_connect(NULL, NULL);
@@ -57,7 +60,8 @@ main(int argc, char **argv)
 	/* the window on the panel, and the panel quiet again */
 	nanosleep(&(struct timespec){.tv_sec = 2}, NULL);
 	fill(conn, window, gc, 50);
-	nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+	nanosleep(&(struct timespec){.tv_sec = gap_ms / 1000, .tv_nsec = gap_ms % 1000 * 1000000},
+		NULL);
 	fill(conn, window, gc, 70);
 	/* the server has both halves once it answered a request sent after them */
 	free(xcb_get_input_focus_reply(conn, xcb_get_input_focus(conn), NULL));
