@@ -28,6 +28,13 @@
 #define VL_EPD_MAX_UPDATES_PER_FLUSH 16
 /* Flush records: the flushes in flight, plus one idle cleanup. */
 #define VL_EPD_FLUSH_SLOTS (VL_EPD_MAX_FLUSHES_IN_FLIGHT + 1)
+/*
+ * After a commit that changed nothing, the next frame comes no sooner than
+ * a 60 Hz display's would: a client that asks for frames in a loop without
+ * drawing (Firefox does) would otherwise have the server answer it at once,
+ * for ever.
+ */
+#define VL_EPD_UNCHANGED_FRAME_MS 16
 
 struct vl_epd_backend {
 	struct wlr_backend base;
@@ -137,9 +144,11 @@ struct vl_epd_output {
 	bool retry_pending;            /* flushes wait for the retry timer */
 	bool lost;                     /* the device is gone */
 	bool frame_held;
-	bool dispatching; /* finished commits' callbacks are running */
-	bool destroyed;   /* destroyed from such a callback: freed when it returns */
+	bool last_commit_unchanged; /* its frame waits for frame_timer */
+	bool dispatching;           /* finished commits' callbacks are running */
+	bool destroyed;             /* destroyed from such a callback: freed when it returns */
 	struct wl_event_source *frame_idle;
+	struct wl_event_source *frame_timer;
 	struct wl_event_source *finish_idle;
 	struct wl_event_source *lost_idle;
 	struct wl_event_source *retry_timer;

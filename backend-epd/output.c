@@ -170,6 +170,15 @@ send_frame(void *data)
 	wlr_output_send_frame(&output->base);
 }
 
+static int
+handle_frame_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	wlr_output_send_frame(&output->base);
+	return 0;
+}
+
 static bool
 boxes_overlap(const pixman_box32_t *a, const pixman_box32_t *b)
 {
@@ -232,7 +241,9 @@ schedule_frame(struct vl_epd_output *output)
 		return;
 	}
 	output->frame_held = false;
-	if (!output->frame_idle)
+	if (output->last_commit_unchanged)
+		wl_event_source_timer_update(output->frame_timer, VL_EPD_UNCHANGED_FRAME_MS);
+	else if (!output->frame_idle)
 		output->frame_idle =
 			wl_event_loop_add_idle(output->backend->loop, send_frame, output);
 }
@@ -732,6 +743,7 @@ disable(struct vl_epd_output *output)
 	output->hints.size = 0;
 	discard_pending(output, NULL);
 	output->frame_held = false;
+	wl_event_source_timer_update(output->frame_timer, 0);
 	update_cleanup_timer(output);
 }
 
@@ -781,9 +793,11 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 		return false;
 	}
 	output->enabled = true;
+	output->last_commit_unchanged = true;
 	if (has_content) {
 		pixman_region32_t damage;
 		commit_damage(output, state, &damage);
+		output->last_commit_unchanged = !pixman_region32_not_empty(&damage);
 		hold_split_changes(output, &damage);
 		read_buffer(output, &damage, data, format, stride);
 		pixman_region32_fini(&damage);
@@ -824,6 +838,7 @@ output_destroy(struct wlr_output *wlr_output)
 	wl_event_source_remove(output->retry_timer);
 	wl_event_source_remove(output->cleanup_timer);
 	wl_event_source_remove(output->merge_timer);
+	wl_event_source_remove(output->frame_timer);
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
@@ -895,7 +910,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	output->cleanup_timer =
 		wl_event_loop_add_timer(backend->loop, handle_cleanup_timer, output);
 	output->merge_timer = wl_event_loop_add_timer(backend->loop, handle_merge_timer, output);
-	if (!output->cleanup_timer || !output->merge_timer)
+	output->frame_timer = wl_event_loop_add_timer(backend->loop, handle_frame_timer, output);
+	if (!output->cleanup_timer || !output->merge_timer || !output->frame_timer)
 		goto err;
 	output->merge_window_ms = backend->options.merge_window_ms;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, handle_io_result, output))
@@ -916,6 +932,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	return output;
 
 err:
+	if (output->frame_timer)
+		wl_event_source_remove(output->frame_timer);
 	if (output->merge_timer)
 		wl_event_source_remove(output->merge_timer);
 	if (output->cleanup_timer)

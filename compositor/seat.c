@@ -8,8 +8,10 @@
 #include <linux/input-event-codes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <vellum/epd-backend.h>
 #include <wlr/backend/libinput.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_idle_notify_v1.h>
@@ -53,11 +55,20 @@ struct vl_seat {
 	struct wlr_surface *view_focus, *layer_focus;
 	/* where the pen is, as fractions of the panel, and the surface it is down on */
 	double pen_x, pen_y, pen_origin_x, pen_origin_y;
+	/* a pointer update waiting for the scene to settle (vl_seat_update_pointer_later) */
+	struct wl_event_source *pointer_update;
 
 	struct wl_listener motion, motion_absolute, button, axis, frame;
 	struct wl_listener touch_down, touch_up, touch_motion, touch_frame, touch_cancel;
 	struct wl_listener tablet_proximity, tablet_axis, tablet_tip, tablet_button;
 	struct wl_listener request_set_cursor, request_set_selection, request_set_primary_selection;
+	struct wl_listener new_surface;
+};
+
+/* A surface's commits may change what is under the pointer. */
+struct vl_watched_surface {
+	struct vl_seat *seat;
+	struct wl_listener commit, destroy;
 };
 
 struct vl_keyboard {
@@ -249,19 +260,102 @@ surface_at(struct vl_seat *seat, double lx, double ly, double *sx, double *sy)
 	return scene_surface ? scene_surface->surface : NULL;
 }
 
+/*
+ * Tells the surface under the pointer where the pointer is: an enter when
+ * the surface changed, a motion when the pointer moved or the surface moved
+ * under it.
+ */
 static void
-pointer_moved(struct vl_seat *seat, uint32_t time_msec)
+update_pointer_focus(struct vl_seat *seat, uint32_t time_msec, bool moved)
 {
+	struct wlr_seat_pointer_state *state = &seat->seat->pointer_state;
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
 
-	notify_activity(seat, VL_EPD_INPUT_POINTER);
+	/* an enter or leave comes with its frame; a motion ends in the device's */
 	if (!surface) {
 		wlr_seat_pointer_clear_focus(seat->seat);
+	} else if (surface != state->focused_surface) {
+		wlr_seat_pointer_notify_enter(seat->seat, surface, sx, sy);
+	} else if (moved || sx != state->sx || sy != state->sy) {
+		wlr_seat_pointer_notify_motion(seat->seat, time_msec, sx, sy);
+		if (!moved)
+			wlr_seat_pointer_notify_frame(seat->seat);
+	}
+}
+
+static void
+pointer_moved(struct vl_seat *seat, uint32_t time_msec)
+{
+	notify_activity(seat, VL_EPD_INPUT_POINTER);
+	update_pointer_focus(seat, time_msec, true);
+}
+
+static uint32_t
+now_msec(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
+static void
+handle_pointer_update(void *data)
+{
+	struct vl_seat *seat = data;
+
+	seat->pointer_update = NULL;
+	/* without a pointer the cursor stands still at 0,0 and enters nothing */
+	if (seat->seat->capabilities & WL_SEAT_CAPABILITY_POINTER)
+		update_pointer_focus(seat, now_msec(), false);
+}
+
+void
+vl_seat_update_pointer_later(struct vl_seat *seat)
+{
+	if (!seat->pointer_update)
+		seat->pointer_update =
+			wl_event_loop_add_idle(seat->server->loop, handle_pointer_update, seat);
+}
+
+static void
+handle_watched_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_watched_surface *watched = wl_container_of(listener, watched, commit);
+	(void)data;
+
+	vl_seat_update_pointer_later(watched->seat);
+}
+
+static void
+handle_watched_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_watched_surface *watched = wl_container_of(listener, watched, destroy);
+	(void)data;
+
+	vl_seat_update_pointer_later(watched->seat);
+	wl_list_remove(&watched->commit.link);
+	wl_list_remove(&watched->destroy.link);
+	free(watched);
+}
+
+static void
+handle_new_surface(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, new_surface);
+	struct wlr_surface *surface = data;
+	struct vl_watched_surface *watched = calloc(1, sizeof(*watched));
+
+	if (!watched) {
+		wl_resource_post_no_memory(surface->resource);
 		return;
 	}
-	wlr_seat_pointer_notify_enter(seat->seat, surface, sx, sy);
-	wlr_seat_pointer_notify_motion(seat->seat, time_msec, sx, sy);
+	watched->seat = seat;
+	watched->commit.notify = handle_watched_commit;
+	wl_signal_add(&surface->events.commit, &watched->commit);
+	watched->destroy.notify = handle_watched_destroy;
+	wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
 /*
@@ -732,9 +826,13 @@ void
 vl_seat_handle_new_input(struct wl_listener *listener, void *data)
 {
 	struct vl_server *server = wl_container_of(listener, server, new_input);
-	struct wlr_input_device *device = data;
-	struct vl_seat *seat = server->seat;
 
+	vl_seat_add_input(server->seat, data);
+}
+
+void
+vl_seat_add_input(struct vl_seat *seat, struct wlr_input_device *device)
+{
 	switch (device->type) {
 	case WLR_INPUT_DEVICE_KEYBOARD:
 		add_keyboard(seat, wlr_keyboard_from_input_device(device), true);
@@ -838,6 +936,7 @@ vl_seat_create(struct vl_server *server)
 		handle_request_set_selection);
 	LISTEN(&seat->seat->events.request_set_primary_selection,
 		&seat->request_set_primary_selection, handle_request_set_primary_selection);
+	LISTEN(&server->compositor->events.new_surface, &seat->new_surface, handle_new_surface);
 	update_capabilities(seat);
 	vl_seat_configure(seat);
 	return seat;
@@ -864,10 +963,13 @@ vl_seat_destroy(struct vl_seat *seat)
 		&seat->request_set_cursor,
 		&seat->request_set_selection,
 		&seat->request_set_primary_selection,
+		&seat->new_surface,
 	};
 
 	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++)
 		wl_list_remove(&listeners[i]->link);
+	if (seat->pointer_update)
+		wl_event_source_remove(seat->pointer_update);
 	if (seat->xcursor_manager)
 		wlr_xcursor_manager_destroy(seat->xcursor_manager);
 	wlr_cursor_destroy(seat->cursor);

@@ -88,6 +88,8 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		return false;
 	}
 	wlr_multi_backend_add(server->backend, server->epd_backend);
+	if (server->embedded)
+		return true;
 
 	server->session = wlr_session_create(server->loop);
 	if (!server->session) {
@@ -228,10 +230,13 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 	wl_signal_add(&server->virtual_pointer_manager->events.new_virtual_pointer,
 		&server->new_virtual_pointer);
 
-	server->socket = wl_display_add_socket_auto(server->display);
-	if (!server->socket) {
-		snprintf(error, error_size, "cannot create a Wayland socket in XDG_RUNTIME_DIR");
-		return false;
+	if (!server->embedded) {
+		server->socket = wl_display_add_socket_auto(server->display);
+		if (!server->socket) {
+			snprintf(error, error_size,
+				"cannot create a Wayland socket in XDG_RUNTIME_DIR");
+			return false;
+		}
 	}
 	if (server->xwayland_enabled)
 		start_xwayland(server);
@@ -239,7 +244,8 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 		snprintf(error, error_size, "cannot start the backend");
 		return false;
 	}
-	setenv("WAYLAND_DISPLAY", server->socket, true);
+	if (server->socket)
+		setenv("WAYLAND_DISPLAY", server->socket, true);
 	/* the devices there are at the start have come */
 	vl_seat_report_touch_device(server->seat);
 	return true;

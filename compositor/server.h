@@ -16,7 +16,9 @@
 
 struct vl_seat;
 struct vl_refresh_manager;
+struct wlr_input_device;
 struct wlr_scene_node;
+struct wlr_surface;
 
 struct vl_server {
 	struct wl_display *display;
@@ -76,6 +78,13 @@ struct vl_server {
 	int exit_status;
 	bool panel_gone; /* exit with 1, whatever the application's status */
 	bool xwayland_enabled;
+	/*
+	 * Started inside another program (the conformance suite's integration
+	 * module): no session or libinput, no listening socket, nothing set in
+	 * the environment; clients come through wl_client_create() and input
+	 * devices through vl_seat_add_input().
+	 */
+	bool embedded;
 	bool shutting_down;
 	/* the last frames of windows that went are in views_tree (output.c) */
 	bool frames_kept;
@@ -125,6 +134,12 @@ void vl_view_handle_new_popup(struct wl_listener *listener, void *data);
 void vl_view_handle_new_decoration(struct wl_listener *listener, void *data);
 void vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data);
 void vl_views_arrange(struct vl_server *server);
+/*
+ * Pins the mapped window whose surface this is at x, y (layout coordinates)
+ * at its own size, outside the kiosk's placement: for a test harness that
+ * positions windows itself. False when the surface is no mapped window's.
+ */
+bool vl_view_place_at(struct vl_server *server, struct wlr_surface *surface, int x, int y);
 /* Hints for the panel: each view's refresh mode over its area. */
 void vl_views_add_hints(struct vl_server *server, struct vl_output *output);
 /* The mode and dither of the view that node is part of (the defaults outside views). */
@@ -172,6 +187,8 @@ vl_layers_handle_press(struct vl_server *server, struct wlr_surface *surface)
 struct vl_seat *vl_seat_create(struct vl_server *server);
 void vl_seat_destroy(struct vl_seat *seat);
 void vl_seat_handle_new_input(struct wl_listener *listener, void *data);
+/* A keyboard, pointer, touchscreen or tablet joins the seat, as a backend's would. */
+void vl_seat_add_input(struct vl_seat *seat, struct wlr_input_device *device);
 void vl_seat_handle_new_virtual_keyboard(struct wl_listener *listener, void *data);
 void vl_seat_handle_new_virtual_pointer(struct wl_listener *listener, void *data);
 /* Gives keyboard focus to the view's surface (NULL: none), unless a layer surface has it. */
@@ -180,6 +197,12 @@ void vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface);
 void vl_seat_focus_layer(struct vl_seat *seat, struct wlr_surface *surface);
 struct wlr_surface *vl_seat_layer_focus(struct vl_seat *seat);
 struct wlr_seat *vl_seat_wlr(struct vl_seat *seat);
+/*
+ * What is under the pointer may have changed without the pointer moving (a
+ * window mapped, moved or went): the surface there hears of it once the
+ * event loop is idle.
+ */
+void vl_seat_update_pointer_later(struct vl_seat *seat);
 /* Applies the config's cursor and keyboard settings again. */
 void vl_seat_configure(struct vl_seat *seat);
 /* Logs an error when the config's touch-device names none of the devices there are. */

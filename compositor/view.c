@@ -31,6 +31,11 @@ struct vl_view {
 	struct wlr_scene_tree *scene_tree;
 	struct wlr_box box; /* layout coordinates, while mapped */
 	bool mapped;
+	/* where vl_view_place_at() put it, in place of the kiosk's placement */
+	struct {
+		bool set;
+		int x, y;
+	} pin;
 	union {
 		struct wlr_xdg_toplevel *toplevel;
 		struct wlr_xwayland_surface *xsurface;
@@ -85,7 +90,21 @@ place_sized(struct vl_view *view, int width, int height)
 	vl_server_usable_area(view->server, &area);
 	if (wlr_box_empty(&area))
 		return;
-	if (!is_dialog(view)) {
+	if (view->pin.set) {
+		view->box = (struct wlr_box){view->pin.x, view->pin.y, width, height};
+		/*
+		 * A window that never set its geometry is pinned by its main
+		 * surface: the bounds of its subsurfaces, which make its
+		 * geometry then, move with them.
+		 */
+		if (view->type == VL_VIEW_XDG &&
+			wlr_box_empty(&view->toplevel->base->current.geometry)) {
+			struct wlr_box geometry;
+			wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
+			view->box.x += geometry.x;
+			view->box.y += geometry.y;
+		}
+	} else if (!is_dialog(view)) {
 		view->box = area;
 	} else {
 		width = width < area.width ? width : area.width;
@@ -101,7 +120,7 @@ place_sized(struct vl_view *view, int width, int height)
 	if (view->type == VL_VIEW_X11)
 		wlr_xwayland_surface_configure(view->xsurface, view->box.x, view->box.y,
 			view->box.width, view->box.height);
-	else if (!is_dialog(view))
+	else if (!is_dialog(view) && !view->pin.set)
 		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
 }
 
@@ -118,6 +137,24 @@ place(struct vl_view *view)
 	}
 }
 
+bool
+vl_view_place_at(struct vl_server *server, struct wlr_surface *surface, int x, int y)
+{
+	struct vl_view *view;
+
+	wl_list_for_each (view, &server->views, link) {
+		if (view_surface(view) != surface)
+			continue;
+		view->pin.set = true;
+		view->pin.x = x;
+		view->pin.y = y;
+		place(view);
+		vl_seat_update_pointer_later(server->seat);
+		return true;
+	}
+	return false;
+}
+
 void
 vl_views_arrange(struct vl_server *server)
 {
@@ -130,6 +167,7 @@ vl_views_arrange(struct vl_server *server)
 
 	wl_list_for_each (view, &server->views, link)
 		place(view);
+	vl_seat_update_pointer_later(server->seat);
 }
 
 static void
@@ -206,6 +244,9 @@ handle_xdg_commit(struct wl_listener *listener, void *data)
 	(void)data;
 
 	if (view->toplevel->base->initial_commit) {
+		/* A kiosk maximizes, minimizes and un-fullscreens nothing, and has no window menu.
+		 */
+		wlr_xdg_toplevel_set_wm_capabilities(view->toplevel, 0);
 		/* Every window is fullscreen on the panel, dialogs at their own size. */
 		wlr_xdg_toplevel_set_fullscreen(view->toplevel, !is_dialog(view));
 		struct wlr_box area;
@@ -216,7 +257,7 @@ handle_xdg_commit(struct wl_listener *listener, void *data)
 			wlr_xdg_toplevel_set_size(view->toplevel, area.width, area.height);
 		return;
 	}
-	if (view->mapped && is_dialog(view))
+	if (view->mapped && (is_dialog(view) || view->pin.set))
 		place(view);
 }
 
