@@ -184,6 +184,12 @@ handle_map(struct wl_listener *listener, void *data)
 	surface->mapped = true;
 	vl_layers_arrange(surface->server);
 	update_keyboard_focus(surface->server);
+	/* on demand, and no window to type into: the keyboard has nowhere else to go */
+	if (surface->layer_surface->current.keyboard_interactive ==
+			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND &&
+		wl_list_empty(&surface->server->views) &&
+		!vl_seat_layer_focus(surface->server->seat))
+		vl_seat_focus_layer(surface->server->seat, surface->layer_surface->surface);
 }
 
 static void
@@ -199,6 +205,19 @@ handle_unmap(struct wl_listener *listener, void *data)
 	update_keyboard_focus(surface->server);
 }
 
+/* A width or height of 0 leaves it to the compositor, which needs both opposite edges anchored. */
+static bool
+has_valid_size(const struct wlr_layer_surface_v1_state *state)
+{
+	const uint32_t horizontal =
+		ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
+	const uint32_t vertical =
+		ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
+
+	return (state->desired_width != 0 || (state->anchor & horizontal) == horizontal) &&
+	       (state->desired_height != 0 || (state->anchor & vertical) == vertical);
+}
+
 static void
 handle_commit(struct wl_listener *listener, void *data)
 {
@@ -209,6 +228,12 @@ handle_commit(struct wl_listener *listener, void *data)
 
 	if (!layer_surface->initialized)
 		return;
+	if (!has_valid_size(&layer_surface->current)) {
+		wl_resource_post_error(layer_surface->resource,
+			ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+			"a width or height of 0 needs the surface anchored to both opposite edges");
+		return;
+	}
 	uint32_t committed = layer_surface->current.committed;
 	if (committed & WLR_LAYER_SURFACE_V1_STATE_LAYER)
 		wlr_scene_node_reparent(&surface->scene->tree->node,

@@ -6,6 +6,7 @@
  * layout. The cursor image is drawn only when the config asks for it.
  */
 #include <linux/input-event-codes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -394,9 +395,13 @@ panel_to_layout(struct vl_seat *seat, double x, double y, double *lx, double *ly
 		break;
 	}
 	wlr_output_layout_get_box(seat->server->output_layout, wlr_output, &box);
-	/* panel pixels to logical ones */
-	*lx = box.x + ox / wlr_output->scale;
-	*ly = box.y + oy / wlr_output->scale;
+	/*
+	 * Panel pixels to logical ones, rounded to wl_fixed_t's 1/256 steps:
+	 * wl_fixed_from_double() cuts, so a point that came out as 106.99999
+	 * would reach the client as 106.996.
+	 */
+	*lx = round((box.x + ox / wlr_output->scale) * 256.0) / 256.0;
+	*ly = round((box.y + oy / wlr_output->scale) * 256.0) / 256.0;
 	return true;
 }
 

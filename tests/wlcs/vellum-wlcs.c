@@ -97,13 +97,8 @@ to_panel_fraction(struct vellum_wlcs *wlcs, wl_fixed_t x, wl_fixed_t y, double *
 		wlr_log(WLR_ERROR, "wlcs: an absolute position, but there is no panel");
 		return false;
 	}
-	/*
-	 * A quarter of wl_fixed_t's step over the point: the fraction's rounding
-	 * would otherwise bring 107 back as 106.99999, which a surface is told
-	 * as 106.996. wl_fixed_t's 1/256 steps are what the suite compares.
-	 */
-	*fx = (wl_fixed_to_double(x) + 1.0 / 1024) / output->wlr_output->width;
-	*fy = (wl_fixed_to_double(y) + 1.0 / 1024) / output->wlr_output->height;
+	*fx = wl_fixed_to_double(x) / output->wlr_output->width;
+	*fy = wl_fixed_to_double(y) / output->wlr_output->height;
 	return true;
 }
 
