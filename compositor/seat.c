@@ -56,6 +56,8 @@ struct vl_seat {
 	struct wlr_surface *view_focus, *layer_focus;
 	/* where the pen is, as fractions of the panel, and the surface it is down on */
 	double pen_x, pen_y, pen_origin_x, pen_origin_y;
+	/* where the surface a button went down on was, in layout coordinates */
+	double press_origin_x, press_origin_y;
 	/* a pointer update waiting for the scene to settle (vl_seat_update_pointer_later) */
 	struct wl_event_source *pointer_update;
 
@@ -273,6 +275,14 @@ update_pointer_focus(struct vl_seat *seat, uint32_t time_msec, bool moved)
 	double sx, sy;
 	struct wlr_surface *surface = surface_at(seat, seat->cursor->x, seat->cursor->y, &sx, &sy);
 
+	/* A drag stays with the surface its button went down on, wherever it goes. */
+	if (state->button_count > 0 && state->focused_surface) {
+		if (moved)
+			wlr_seat_pointer_notify_motion(seat->seat, time_msec,
+				seat->cursor->x - seat->press_origin_x,
+				seat->cursor->y - seat->press_origin_y);
+		return;
+	}
 	/* an enter or leave comes with its frame; a motion ends in the device's */
 	if (!surface) {
 		wlr_seat_pointer_clear_focus(seat->seat);
@@ -301,15 +311,22 @@ now_msec(void)
 	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
 }
 
+/* What is under a pointer that stands still may have changed. */
+static void
+update_standing_pointer(struct vl_seat *seat)
+{
+	/* without a pointer the cursor stands still at 0,0 and enters nothing */
+	if (seat->seat->capabilities & WL_SEAT_CAPABILITY_POINTER)
+		update_pointer_focus(seat, now_msec(), false);
+}
+
 static void
 handle_pointer_update(void *data)
 {
 	struct vl_seat *seat = data;
 
 	seat->pointer_update = NULL;
-	/* without a pointer the cursor stands still at 0,0 and enters nothing */
-	if (seat->seat->capabilities & WL_SEAT_CAPABILITY_POINTER)
-		update_pointer_focus(seat, now_msec(), false);
+	update_standing_pointer(seat);
 }
 
 void
@@ -318,45 +335,6 @@ vl_seat_update_pointer_later(struct vl_seat *seat)
 	if (!seat->pointer_update)
 		seat->pointer_update =
 			wl_event_loop_add_idle(seat->server->loop, handle_pointer_update, seat);
-}
-
-static void
-handle_watched_commit(struct wl_listener *listener, void *data)
-{
-	struct vl_watched_surface *watched = wl_container_of(listener, watched, commit);
-	(void)data;
-
-	vl_seat_update_pointer_later(watched->seat);
-}
-
-static void
-handle_watched_destroy(struct wl_listener *listener, void *data)
-{
-	struct vl_watched_surface *watched = wl_container_of(listener, watched, destroy);
-	(void)data;
-
-	vl_seat_update_pointer_later(watched->seat);
-	wl_list_remove(&watched->commit.link);
-	wl_list_remove(&watched->destroy.link);
-	free(watched);
-}
-
-static void
-handle_new_surface(struct wl_listener *listener, void *data)
-{
-	struct vl_seat *seat = wl_container_of(listener, seat, new_surface);
-	struct wlr_surface *surface = data;
-	struct vl_watched_surface *watched = calloc(1, sizeof(*watched));
-
-	if (!watched) {
-		wl_resource_post_no_memory(surface->resource);
-		return;
-	}
-	watched->seat = seat;
-	watched->commit.notify = handle_watched_commit;
-	wl_signal_add(&surface->events.commit, &watched->commit);
-	watched->destroy.notify = handle_watched_destroy;
-	wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
 /*
@@ -443,10 +421,20 @@ handle_button(struct wl_listener *listener, void *data)
 	struct vl_seat *seat = wl_container_of(listener, seat, button);
 	struct wlr_pointer_button_event *event = data;
 
+	struct wlr_seat_pointer_state *state = &seat->seat->pointer_state;
+
 	notify_activity(seat, VL_EPD_INPUT_POINTER);
-	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED)
-		vl_layers_handle_press(seat->server, seat->seat->pointer_state.focused_surface);
+	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED) {
+		vl_layers_handle_press(seat->server, state->focused_surface);
+		if (state->button_count == 0) {
+			seat->press_origin_x = seat->cursor->x - state->sx;
+			seat->press_origin_y = seat->cursor->y - state->sy;
+		}
+	}
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, event->button, event->state);
+	/* the drag is over: the surface under the pointer now has it */
+	if (event->state == WL_POINTER_BUTTON_STATE_RELEASED && state->button_count == 0)
+		update_pointer_focus(seat, event->time_msec, false);
 }
 
 static void
@@ -740,6 +728,82 @@ handle_request_set_primary_selection(struct wl_listener *listener, void *data)
 	struct wlr_seat_request_set_primary_selection_event *event = data;
 
 	wlr_seat_set_primary_selection(seat->seat, event->source, event->serial);
+}
+
+/* Surfaces: their commits may change what is under the pointer */
+
+static void
+handle_watched_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_watched_surface *watched = wl_container_of(listener, watched, commit);
+	struct wlr_surface *surface = data;
+
+	/*
+	 * The scene places the surface from this same signal, through a
+	 * listener added when its node was made, after this one. Listening
+	 * last from now on, the next commits find the scene placed and are
+	 * told at once, before the client's next request (a roundtrip's sync)
+	 * is answered; this one is looked at again once the loop is idle.
+	 */
+	wl_list_remove(&watched->commit.link);
+	wl_signal_add(&surface->events.commit, &watched->commit);
+	update_standing_pointer(watched->seat);
+	vl_seat_update_pointer_later(watched->seat);
+}
+
+/*
+ * A surface under a finger goes: its client hears the touch end, as it
+ * would otherwise wait for an up that never comes. Runs before wlroots
+ * forgets the touch point, whose listener came later.
+ */
+static void
+end_touches_on(struct vl_seat *seat, struct wlr_surface *surface)
+{
+	struct wlr_touch_point *point, *tmp;
+	bool ended = false;
+
+	wl_list_for_each_safe (point, tmp, &seat->seat->touch_state.touch_points, link) {
+		if (point->surface != surface)
+			continue;
+		struct vl_touch_origin *origin = touch_origin(seat, point->touch_id, false);
+		if (origin)
+			origin->used = false;
+		wlr_seat_touch_notify_up(seat->seat, now_msec(), point->touch_id);
+		ended = true;
+	}
+	if (ended)
+		wlr_seat_touch_notify_frame(seat->seat);
+}
+
+static void
+handle_watched_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_watched_surface *watched = wl_container_of(listener, watched, destroy);
+	struct wlr_surface *surface = data;
+
+	end_touches_on(watched->seat, surface);
+	vl_seat_update_pointer_later(watched->seat);
+	wl_list_remove(&watched->commit.link);
+	wl_list_remove(&watched->destroy.link);
+	free(watched);
+}
+
+static void
+handle_new_surface(struct wl_listener *listener, void *data)
+{
+	struct vl_seat *seat = wl_container_of(listener, seat, new_surface);
+	struct wlr_surface *surface = data;
+	struct vl_watched_surface *watched = calloc(1, sizeof(*watched));
+
+	if (!watched) {
+		wl_resource_post_no_memory(surface->resource);
+		return;
+	}
+	watched->seat = seat;
+	watched->commit.notify = handle_watched_commit;
+	wl_signal_add(&surface->events.commit, &watched->commit);
+	watched->destroy.notify = handle_watched_destroy;
+	wl_signal_add(&surface->events.destroy, &watched->destroy);
 }
 
 /* Devices */

@@ -43,8 +43,10 @@ struct vellum_wlcs {
 	 */
 	struct wlr_pointer standing_pointer;
 	struct wlr_touch standing_touch;
+	struct wl_event_loop *suite_loop;
 	struct wl_event_source *suite_events;
-	struct wl_list clients; /* struct suite_client */
+	struct wl_event_source *suite_calls; /* idle, while calls wait to run */
+	struct wl_list clients;              /* struct suite_client */
 	int32_t next_touch_id;
 };
 
@@ -102,15 +104,31 @@ to_panel_fraction(struct vellum_wlcs *wlcs, wl_fixed_t x, wl_fixed_t y, double *
 	return true;
 }
 
-/* The event loop the suite's calls come through. */
-static int
-dispatch_suite_events(int fd, uint32_t mask, void *data)
+/*
+ * The suite's calls run once the requests its clients sent before them are
+ * handled: both are ready in the same round of the event loop, and a
+ * pointer moved before the commit that put a surface under it would enter
+ * the wrong one.
+ */
+static void
+run_suite_calls(void *data)
 {
-	struct wl_event_loop *suite_loop = data;
+	struct vellum_wlcs *wlcs = data;
+
+	wlcs->suite_calls = NULL;
+	wl_event_loop_dispatch(wlcs->suite_loop, 0);
+}
+
+static int
+handle_suite_events(int fd, uint32_t mask, void *data)
+{
+	struct vellum_wlcs *wlcs = data;
 	(void)fd;
 	(void)mask;
 
-	wl_event_loop_dispatch(suite_loop, 0);
+	if (!wlcs->suite_calls)
+		wlcs->suite_calls =
+			wl_event_loop_add_idle(wlcs->server.loop, run_suite_calls, wlcs);
 	return 0;
 }
 
@@ -131,15 +149,17 @@ start_on_this_thread(WlcsDisplayServer *base, struct wl_event_loop *suite_loop)
 	vl_seat_add_input(wlcs->server.seat, &wlcs->standing_pointer.base);
 	wlr_touch_init(&wlcs->standing_touch, &suite_touch_impl, "wlcs-standing-touch");
 	vl_seat_add_input(wlcs->server.seat, &wlcs->standing_touch.base);
-	wlcs->suite_events =
-		wl_event_loop_add_fd(wlcs->server.loop, wl_event_loop_get_fd(suite_loop),
-			WL_EVENT_READABLE, dispatch_suite_events, suite_loop);
+	wlcs->suite_loop = suite_loop;
+	wlcs->suite_events = wl_event_loop_add_fd(wlcs->server.loop,
+		wl_event_loop_get_fd(suite_loop), WL_EVENT_READABLE, handle_suite_events, wlcs);
 	if (!wlcs->suite_events) {
 		fprintf(stderr, "vellum-wlcs: cannot watch the suite's event loop\n");
 		abort();
 	}
 	wl_display_run(wlcs->server.display);
 	wl_event_source_remove(wlcs->suite_events);
+	if (wlcs->suite_calls)
+		wl_event_source_remove(wlcs->suite_calls);
 	wlr_pointer_finish(&wlcs->standing_pointer);
 	wlr_touch_finish(&wlcs->standing_touch);
 	vl_server_finish(&wlcs->server);
