@@ -71,6 +71,7 @@ struct vl_seat {
 /* A surface's commits may change what is under the pointer. */
 struct vl_watched_surface {
 	struct vl_seat *seat;
+	struct wlr_surface *surface;
 	struct wl_listener commit, destroy;
 };
 
@@ -420,7 +421,6 @@ handle_button(struct wl_listener *listener, void *data)
 {
 	struct vl_seat *seat = wl_container_of(listener, seat, button);
 	struct wlr_pointer_button_event *event = data;
-
 	struct wlr_seat_pointer_state *state = &seat->seat->pointer_state;
 
 	notify_activity(seat, VL_EPD_INPUT_POINTER);
@@ -736,7 +736,7 @@ static void
 handle_watched_commit(struct wl_listener *listener, void *data)
 {
 	struct vl_watched_surface *watched = wl_container_of(listener, watched, commit);
-	struct wlr_surface *surface = data;
+	(void)data;
 
 	/*
 	 * The scene places the surface from this same signal, through a
@@ -746,7 +746,7 @@ handle_watched_commit(struct wl_listener *listener, void *data)
 	 * is answered; this one is looked at again once the loop is idle.
 	 */
 	wl_list_remove(&watched->commit.link);
-	wl_signal_add(&surface->events.commit, &watched->commit);
+	wl_signal_add(&watched->surface->events.commit, &watched->commit);
 	update_standing_pointer(watched->seat);
 	vl_seat_update_pointer_later(watched->seat);
 }
@@ -779,9 +779,9 @@ static void
 handle_watched_destroy(struct wl_listener *listener, void *data)
 {
 	struct vl_watched_surface *watched = wl_container_of(listener, watched, destroy);
-	struct wlr_surface *surface = data;
+	(void)data;
 
-	end_touches_on(watched->seat, surface);
+	end_touches_on(watched->seat, watched->surface);
 	vl_seat_update_pointer_later(watched->seat);
 	wl_list_remove(&watched->commit.link);
 	wl_list_remove(&watched->destroy.link);
@@ -800,6 +800,7 @@ handle_new_surface(struct wl_listener *listener, void *data)
 		return;
 	}
 	watched->seat = seat;
+	watched->surface = surface;
 	watched->commit.notify = handle_watched_commit;
 	wl_signal_add(&surface->events.commit, &watched->commit);
 	watched->destroy.notify = handle_watched_destroy;

@@ -94,8 +94,8 @@ place_sized(struct vl_view *view, int width, int height)
 		view->box = (struct wlr_box){view->pin.x, view->pin.y, width, height};
 		/*
 		 * A window that never set its geometry is pinned by its main
-		 * surface: the bounds of its subsurfaces, which make its
-		 * geometry then, move with them.
+		 * surface: its geometry is then the bounds of its subsurfaces
+		 * too, and would move the window whenever one of them moved.
 		 */
 		if (view->type == VL_VIEW_XDG &&
 			wlr_box_empty(&view->toplevel->base->current.geometry)) {
@@ -244,8 +244,7 @@ handle_xdg_commit(struct wl_listener *listener, void *data)
 	(void)data;
 
 	if (view->toplevel->base->initial_commit) {
-		/* A kiosk maximizes, minimizes and un-fullscreens nothing, and has no window menu.
-		 */
+		/* no maximize, minimize or window menu, and always fullscreen */
 		wlr_xdg_toplevel_set_wm_capabilities(view->toplevel, 0);
 		/* Every window is fullscreen on the panel, dialogs at their own size. */
 		wlr_xdg_toplevel_set_fullscreen(view->toplevel, !is_dialog(view));

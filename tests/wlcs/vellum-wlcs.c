@@ -105,10 +105,9 @@ to_panel_fraction(struct vellum_wlcs *wlcs, wl_fixed_t x, wl_fixed_t y, double *
 }
 
 /*
- * The suite's calls run once the requests its clients sent before them are
- * handled: both are ready in the same round of the event loop, and a
- * pointer moved before the commit that put a surface under it would enter
- * the wrong one.
+ * The suite's calls run after the requests already in its clients' sockets
+ * (both are ready in the same round of the event loop): a pointer moved
+ * before the commit that put a surface under it would enter the wrong one.
  */
 static void
 run_suite_calls(void *data)
