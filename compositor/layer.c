@@ -184,12 +184,6 @@ handle_map(struct wl_listener *listener, void *data)
 	surface->mapped = true;
 	vl_layers_arrange(surface->server);
 	update_keyboard_focus(surface->server);
-	/* on demand, and no window to type into: the keyboard has nowhere else to go */
-	if (surface->layer_surface->current.keyboard_interactive ==
-			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND &&
-		wl_list_empty(&surface->server->views) &&
-		!vl_seat_layer_focus(surface->server->seat))
-		vl_seat_focus_layer(surface->server->seat, surface->layer_surface->surface);
 }
 
 static void
