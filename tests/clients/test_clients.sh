@@ -17,6 +17,7 @@ layer_probe=${3:-}
 no_layer_shell="vellum is built without layer-shell (-Dlayer-shell)"
 # shellcheck source=setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+start_through_wrapper vellum probe layer_probe
 W=800
 H=600
 

@@ -13,6 +13,7 @@ vellum=$1
 client=$2
 # shellcheck source=setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+start_through_wrapper vellum client
 W=800
 H=600
 # where vellum centres refresh_client's 300x200 dialog
