@@ -91,7 +91,7 @@ now_msec(void)
 
 /* Compositor coordinates to the fractions of the panel that absolute events carry. */
 static bool
-to_panel_fraction(struct vellum_wlcs *wlcs, wl_fixed_t x, wl_fixed_t y, double *fx, double *fy)
+to_panel_fraction(struct vellum_wlcs *wlcs, double x, double y, double *fx, double *fy)
 {
 	struct vl_output *output = vl_output_first(&wlcs->server);
 
@@ -99,8 +99,8 @@ to_panel_fraction(struct vellum_wlcs *wlcs, wl_fixed_t x, wl_fixed_t y, double *
 		wlr_log(WLR_ERROR, "wlcs: an absolute position, but there is no panel");
 		return false;
 	}
-	*fx = wl_fixed_to_double(x) / output->wlr_output->width;
-	*fy = wl_fixed_to_double(y) / output->wlr_output->height;
+	*fx = x / output->wlr_output->width;
+	*fy = y / output->wlr_output->height;
 	return true;
 }
 
@@ -248,7 +248,8 @@ pointer_move_absolute(WlcsPointer *base, wl_fixed_t x, wl_fixed_t y)
 		.time_msec = now_msec(),
 	};
 
-	if (!to_panel_fraction(pointer->wlcs, x, y, &event.x, &event.y))
+	if (!to_panel_fraction(pointer->wlcs, wl_fixed_to_double(x), wl_fixed_to_double(y),
+		    &event.x, &event.y))
 		return;
 	wl_signal_emit_mutable(&pointer->pointer.events.motion_absolute, &event);
 	wl_signal_emit_mutable(&pointer->pointer.events.frame, &pointer->pointer);
@@ -339,46 +340,36 @@ create_pointer(WlcsDisplayServer *base)
  */
 
 static void
-touch_at(WlcsTouch *base, int x, int y, bool down)
-{
-	struct suite_touch *touch = wl_container_of(base, touch, base);
-	double fx, fy;
-
-	if (!to_panel_fraction(touch->wlcs, wl_fixed_from_int(x), wl_fixed_from_int(y), &fx, &fy))
-		return;
-	if (down) {
-		struct wlr_touch_down_event event = {
-			.touch = &touch->touch,
-			.time_msec = now_msec(),
-			.touch_id = touch->id,
-			.x = fx,
-			.y = fy,
-		};
-		touch->down = true;
-		wl_signal_emit_mutable(&touch->touch.events.down, &event);
-	} else {
-		struct wlr_touch_motion_event event = {
-			.touch = &touch->touch,
-			.time_msec = now_msec(),
-			.touch_id = touch->id,
-			.x = fx,
-			.y = fy,
-		};
-		wl_signal_emit_mutable(&touch->touch.events.motion, &event);
-	}
-	wl_signal_emit_mutable(&touch->touch.events.frame, NULL);
-}
-
-static void
 touch_down(WlcsTouch *base, wl_fixed_t x, wl_fixed_t y)
 {
-	touch_at(base, x, y, true);
+	struct suite_touch *touch = wl_container_of(base, touch, base);
+	struct wlr_touch_down_event event = {
+		.touch = &touch->touch,
+		.time_msec = now_msec(),
+		.touch_id = touch->id,
+	};
+
+	if (!to_panel_fraction(touch->wlcs, x, y, &event.x, &event.y))
+		return;
+	touch->down = true;
+	wl_signal_emit_mutable(&touch->touch.events.down, &event);
+	wl_signal_emit_mutable(&touch->touch.events.frame, NULL);
 }
 
 static void
 touch_move(WlcsTouch *base, wl_fixed_t x, wl_fixed_t y)
 {
-	touch_at(base, x, y, false);
+	struct suite_touch *touch = wl_container_of(base, touch, base);
+	struct wlr_touch_motion_event event = {
+		.touch = &touch->touch,
+		.time_msec = now_msec(),
+		.touch_id = touch->id,
+	};
+
+	if (!to_panel_fraction(touch->wlcs, x, y, &event.x, &event.y))
+		return;
+	wl_signal_emit_mutable(&touch->touch.events.motion, &event);
+	wl_signal_emit_mutable(&touch->touch.events.frame, NULL);
 }
 
 static void
