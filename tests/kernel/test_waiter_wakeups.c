@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define W 320
 #define H 240
@@ -108,7 +109,10 @@ main(void)
 		0);
 	sent_ns = epd_now_ns();
 	REQUIRE(pthread_attr_init(&attr) == 0);
-	REQUIRE(pthread_attr_setstacksize(&attr, 64 * 1024) == 0);
+	/* small stacks, but no smaller than the C library allows: 128 KiB on arm64 */
+	long stack_min = sysconf(_SC_THREAD_STACK_MIN);
+	size_t stack = stack_min > 64 * 1024 ? (size_t)stack_min : 64 * 1024;
+	REQUIRE(pthread_attr_setstacksize(&attr, stack) == 0);
 	for (int i = 0; i < WAITERS; i++)
 		REQUIRE(pthread_create(&waiters[i].thread, &attr, waiter_main, &waiters[i]) == 0);
 	for (int i = 0; i < WAITERS; i++) {
