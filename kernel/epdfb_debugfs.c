@@ -271,14 +271,12 @@ static void epdfb_debugfs_create_knobs(struct epdfb_par *par)
 }
 
 /**
- * epdfb_debugfs_init() - create epdfb/fbN/ for a registered device
+ * epdfb_debugfs_init() - create the directory of a registered device
  * @par: device
+ * @name: its name in the driver's directory: fbN, cardN
  */
-void epdfb_debugfs_init(struct epdfb_par *par)
+void epdfb_debugfs_init(struct epdfb_par *par, const char *name)
 {
-	char name[16];
-
-	snprintf(name, sizeof(name), "fb%d", par->info->node);
 	par->debugfs = debugfs_create_dir(name, epdfb_debugfs_root);
 	debugfs_create_file("panel", 0400, par->debugfs, par, &epdfb_panel_fops);
 	debugfs_create_file("stats", 0600, par->debugfs, par, &epdfb_stats_fops);
@@ -301,10 +299,13 @@ void epdfb_debugfs_fini(struct epdfb_par *par)
 
 /**
  * epdfb_debugfs_create_root() - create the driver's debugfs directory
+ *
+ * Named after the module (epdfb, epdrm): both build the panel model, and
+ * these files with it.
  */
 void epdfb_debugfs_create_root(void)
 {
-	epdfb_debugfs_root = debugfs_create_dir("epdfb", NULL);
+	epdfb_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 }
 
 /**

@@ -301,6 +301,8 @@ int epdfb_queue_submit(struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 			    u32 mode);
+int epdfb_queue_submit_accepted(struct epdfb_par *par,
+				const struct mxcfb_update_data *req);
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
 			    u32 *collided);
 int epdfb_queue_wait_pending(struct epdfb_par *par);
@@ -327,7 +329,7 @@ int epdfb_check_update(const struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 
 /* epdfb_debugfs.c */
-void epdfb_debugfs_init(struct epdfb_par *par);
+void epdfb_debugfs_init(struct epdfb_par *par, const char *name);
 void epdfb_debugfs_fini(struct epdfb_par *par);
 void epdfb_debugfs_create_root(void);
 void epdfb_debugfs_remove_root(void);

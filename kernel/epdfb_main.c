@@ -336,6 +336,7 @@ static int epdfb_probe(struct platform_device *pdev)
 {
 	struct epdfb_par *par;
 	struct fb_info *info;
+	char debugfs_name[16];
 	size_t size;
 	int ret;
 
@@ -400,7 +401,8 @@ static int epdfb_probe(struct platform_device *pdev)
 		goto err_defio;
 	atomic_inc(&epdfb_live);
 	platform_set_drvdata(pdev, info);
-	epdfb_debugfs_init(par);
+	snprintf(debugfs_name, sizeof(debugfs_name), "fb%d", info->node);
+	epdfb_debugfs_init(par, debugfs_name);
 	fb_info(info, "%ux%u %u bpp simulated e-paper panel\n", width, height,
 		bpp);
 	return 0;

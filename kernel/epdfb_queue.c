@@ -769,6 +769,23 @@ int epdfb_queue_submit(struct epdfb_par *par,
 }
 
 /**
+ * epdfb_queue_submit_accepted() - queue an update a front end cannot refuse
+ * @par: device
+ * @req: the update, already checked
+ *
+ * For a DRM commit, already accepted when its planes are updated: like
+ * deferred IO's updates it is never refused; while the queue is full it
+ * waits, and later ones merge into it.
+ *
+ * Return: 0, -ENOMEM or -ENODEV once the device is being removed.
+ */
+int epdfb_queue_submit_accepted(struct epdfb_par *par,
+				const struct mxcfb_update_data *req)
+{
+	return epdfb_queue_submit_update(par, req, true);
+}
+
+/**
  * epdfb_queue_submit_rows() - queue an automatic update of whole rows
  * @par: device
  * @top: first row

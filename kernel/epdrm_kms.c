@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdrm - the display pipeline: one primary plane, CRTC, encoder and
+ * connector; each commit's damage becomes panel updates
+ *
+ * A commit copies its damage from the framebuffer into the panel's gray
+ * image and queues one update per damage clip, with the plane's EPD_WAVEFORM
+ * and EPD_FULL. It does not wait for the panel: the flip event and
+ * OUT_FENCE say the updates are queued, so a compositor can go on drawing
+ * while a 450 ms waveform runs, as it does on epdfb.
+ */
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_damage_helper.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
+#include <drm/drm_simple_kms_helper.h>
+#include <linux/iosys-map.h>
+#include <linux/slab.h>
+
+#include "epdrm_drv.h"
+
+static const u32 epdrm_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_R8,
+};
+
+static const u64 epdrm_modifiers[] = {
+	DRM_FORMAT_MOD_LINEAR,
+	DRM_FORMAT_MOD_INVALID,
+};
+
+/* ITU-R BT.601 luma in 8-bit fixed point, as epdfb's 32 bpp capture. */
+static u8 epdrm_gray(u32 px)
+{
+	return (77 * ((px >> 16) & 0xff) + 150 * ((px >> 8) & 0xff) +
+		29 * (px & 0xff)) >> 8;
+}
+
+/*
+ * Copies @clip (framebuffer coordinates) of @fb, mapped at @vaddr, into the
+ * panel's gray image at @x, @y.
+ */
+static void epdrm_copy_clip(struct epdfb_par *par, const void *vaddr,
+			    const struct drm_framebuffer *fb,
+			    const struct drm_rect *clip, u32 x, u32 y)
+{
+	u32 width = drm_rect_width(clip), height = drm_rect_height(clip);
+	u32 row, col;
+
+	for (row = 0; row < height; row++) {
+		const u8 *src = vaddr + (size_t)(clip->y1 + row) * fb->pitches[0];
+		u8 *dst = par->screen + (size_t)(y + row) * par->line_length + x;
+
+		if (fb->format->format == DRM_FORMAT_R8) {
+			memcpy(dst, src + clip->x1, width);
+			continue;
+		}
+		for (col = 0; col < width; col++)
+			dst[col] = epdrm_gray(((const u32 *)src)[clip->x1 + col]);
+	}
+}
+
+static int epdrm_plane_atomic_check(struct drm_plane *plane,
+				    struct drm_atomic_state *state)
+{
+	struct drm_plane_state *plane_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
+	struct epdrm_device *epd = to_epdrm(plane->dev);
+	struct drm_crtc_state *crtc_state = NULL;
+	const struct epdfb_waveform *wf;
+
+	if (plane_state->crtc)
+		crtc_state = drm_atomic_get_new_crtc_state(state,
+							   plane_state->crtc);
+	/* The plane is the whole panel: no scaling, no positioning. */
+	if (drm_atomic_helper_check_plane_state(plane_state, crtc_state,
+						DRM_PLANE_NO_SCALING,
+						DRM_PLANE_NO_SCALING,
+						false, false))
+		return -EINVAL;
+	/* EPD_FULL asks for a flash: a waveform that cannot is a contradiction. */
+	if (epd_state->full && epd_state->waveform != WAVEFORM_MODE_AUTO) {
+		wf = epdfb_find_waveform(&epd->par, epd_state->waveform);
+		if (!wf || !(wf->flags & (EPDFB_WAVEFORM_FLASHING |
+					  EPDFB_WAVEFORM_FLASHING_FULL))) {
+			drm_dbg_atomic(plane->dev,
+				       "EPD_FULL with a waveform that does not flash\n");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void epdrm_plane_atomic_update(struct drm_plane *plane,
+				      struct drm_atomic_state *state)
+{
+	struct drm_plane_state *plane_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct drm_plane_state *old_state =
+		drm_atomic_get_old_plane_state(state, plane);
+	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
+	struct epdrm_device *epd = to_epdrm(plane->dev);
+	struct drm_framebuffer *fb = plane_state->fb;
+	struct epdfb_par *par = &epd->par;
+	struct drm_atomic_helper_damage_iter iter;
+	struct mxcfb_update_data req = {
+		.waveform_mode = epd_state->waveform,
+		.update_mode = epd_state->full ? UPDATE_MODE_FULL :
+						 UPDATE_MODE_PARTIAL,
+		.temp = TEMP_USE_AMBIENT,
+	};
+	struct drm_rect clip;
+	u32 src_x, src_y;
+	int idx;
+
+	if (!fb || !plane_state->visible || !drm_dev_enter(plane->dev, &idx))
+		return;
+	/* A flashing full refresh without a waveform named: GC16's. */
+	if (epd_state->full && req.waveform_mode == WAVEFORM_MODE_AUTO)
+		req.waveform_mode = WAVEFORM_MODE_GC16;
+	src_x = plane_state->src.x1 >> 16;
+	src_y = plane_state->src.y1 >> 16;
+	if (drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE))
+		goto out;
+	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
+	drm_atomic_for_each_plane_damage(&iter, &clip) {
+		u32 x = clip.x1 - src_x, y = clip.y1 - src_y;
+
+		/* Pixels the panel shows are read under the queue's lock. */
+		mutex_lock(&par->lock);
+		epdrm_copy_clip(par, epd_state->base.data[0].vaddr, fb, &clip,
+				x, y);
+		mutex_unlock(&par->lock);
+		req.update_region.left = x;
+		req.update_region.top = y;
+		req.update_region.width = drm_rect_width(&clip);
+		req.update_region.height = drm_rect_height(&clip);
+		if (epdfb_queue_submit_accepted(par, &req))
+			drm_warn_once(plane->dev, "an update was lost\n");
+	}
+	drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+out:
+	drm_dev_exit(idx);
+}
+
+static const struct drm_plane_helper_funcs epdrm_plane_helper_funcs = {
+	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.atomic_check = epdrm_plane_atomic_check,
+	.atomic_update = epdrm_plane_atomic_update,
+};
+
+static void epdrm_plane_destroy_state(struct drm_plane *plane,
+				      struct drm_plane_state *plane_state)
+{
+	struct epdrm_plane_state *state = to_epdrm_plane_state(plane_state);
+
+	__drm_gem_destroy_shadow_plane_state(&state->base);
+	kfree(state);
+}
+
+static void epdrm_plane_reset(struct drm_plane *plane)
+{
+	struct epdrm_plane_state *state;
+
+	if (plane->state) {
+		epdrm_plane_destroy_state(plane, plane->state);
+		plane->state = NULL;
+	}
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return;
+	state->waveform = WAVEFORM_MODE_AUTO;
+	__drm_gem_reset_shadow_plane(plane, &state->base);
+}
+
+static struct drm_plane_state *
+epdrm_plane_duplicate_state(struct drm_plane *plane)
+{
+	struct epdrm_plane_state *old, *state;
+
+	if (WARN_ON(!plane->state))
+		return NULL;
+	old = to_epdrm_plane_state(plane->state);
+	state = kzalloc(sizeof(*state), GFP_KERNEL);
+	if (!state)
+		return NULL;
+	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
+	state->waveform = old->waveform;
+	state->full = old->full;
+	return &state->base.base;
+}
+
+static int epdrm_plane_set_property(struct drm_plane *plane,
+				    struct drm_plane_state *plane_state,
+				    struct drm_property *property, u64 val)
+{
+	struct epdrm_plane_state *state = to_epdrm_plane_state(plane_state);
+	struct epdrm_device *epd = to_epdrm(plane->dev);
+
+	/* The core has checked val against the enum and the bool's range. */
+	if (property == epd->waveform_property)
+		state->waveform = val;
+	else if (property == epd->full_property)
+		state->full = val;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int epdrm_plane_get_property(struct drm_plane *plane,
+				    const struct drm_plane_state *plane_state,
+				    struct drm_property *property, u64 *val)
+{
+	const struct epdrm_plane_state *state =
+		container_of(plane_state, struct epdrm_plane_state, base.base);
+	struct epdrm_device *epd = to_epdrm(plane->dev);
+
+	if (property == epd->waveform_property)
+		*val = state->waveform;
+	else if (property == epd->full_property)
+		*val = state->full;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static const struct drm_plane_funcs epdrm_plane_funcs = {
+	.update_plane = drm_atomic_helper_update_plane,
+	.disable_plane = drm_atomic_helper_disable_plane,
+	.destroy = drm_plane_cleanup,
+	.reset = epdrm_plane_reset,
+	.atomic_duplicate_state = epdrm_plane_duplicate_state,
+	.atomic_destroy_state = epdrm_plane_destroy_state,
+	.atomic_set_property = epdrm_plane_set_property,
+	.atomic_get_property = epdrm_plane_get_property,
+};
+
+/* EPD_WAVEFORM: "auto" and the panel's waveforms, by epdfb's names. */
+static int epdrm_create_properties(struct epdrm_device *epd)
+{
+	const struct epdfb_panel_ops *ops = epd->par.ops;
+	struct drm_prop_enum_list *list;
+	unsigned int i;
+
+	list = kcalloc(ops->n_waveforms + 1, sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	list[0].type = WAVEFORM_MODE_AUTO;
+	list[0].name = "auto";
+	for (i = 0; i < ops->n_waveforms; i++) {
+		list[i + 1].type = ops->waveforms[i].id;
+		list[i + 1].name = ops->waveforms[i].name;
+	}
+	epd->waveform_property = drm_property_create_enum(&epd->drm, 0,
+							  "EPD_WAVEFORM", list,
+							  ops->n_waveforms + 1);
+	kfree(list);
+	epd->full_property = drm_property_create_bool(&epd->drm, 0, "EPD_FULL");
+	if (!epd->waveform_property || !epd->full_property)
+		return -ENOMEM;
+	drm_object_attach_property(&epd->plane.base, epd->waveform_property,
+				   WAVEFORM_MODE_AUTO);
+	drm_object_attach_property(&epd->plane.base, epd->full_property, 0);
+	return 0;
+}
+
+static enum drm_mode_status
+epdrm_crtc_mode_valid(struct drm_crtc *crtc, const struct drm_display_mode *mode)
+{
+	struct epdrm_device *epd = to_epdrm(crtc->dev);
+
+	return drm_crtc_helper_mode_valid_fixed(crtc, mode, &epd->mode);
+}
+
+static int epdrm_crtc_atomic_check(struct drm_crtc *crtc,
+				   struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *crtc_state =
+		drm_atomic_get_new_crtc_state(state, crtc);
+
+	/* Removing the last framebuffer turns the CRTC off with its plane. */
+	if (!crtc_state->enable)
+		return 0;
+	return drm_atomic_helper_check_crtc_primary_plane(crtc_state);
+}
+
+static const struct drm_crtc_helper_funcs epdrm_crtc_helper_funcs = {
+	.mode_valid = epdrm_crtc_mode_valid,
+	.atomic_check = epdrm_crtc_atomic_check,
+};
+
+static const struct drm_crtc_funcs epdrm_crtc_funcs = {
+	.reset = drm_atomic_helper_crtc_reset,
+	.destroy = drm_crtc_cleanup,
+	.set_config = drm_atomic_helper_set_config,
+	.page_flip = drm_atomic_helper_page_flip,
+	.atomic_duplicate_state = drm_atomic_helper_crtc_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_crtc_destroy_state,
+};
+
+static int epdrm_connector_get_modes(struct drm_connector *connector)
+{
+	struct epdrm_device *epd = to_epdrm(connector->dev);
+
+	return drm_connector_helper_get_modes_fixed(connector, &epd->mode);
+}
+
+static const struct drm_connector_helper_funcs epdrm_connector_helper_funcs = {
+	.get_modes = epdrm_connector_get_modes,
+};
+
+static const struct drm_connector_funcs epdrm_connector_funcs = {
+	.reset = drm_atomic_helper_connector_reset,
+	.fill_modes = drm_helper_probe_single_connector_modes,
+	.destroy = drm_connector_cleanup,
+	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
+};
+
+static const struct drm_mode_config_funcs epdrm_mode_config_funcs = {
+	.fb_create = drm_gem_fb_create_with_dirty,
+	.atomic_check = drm_atomic_helper_check,
+	.atomic_commit = drm_atomic_helper_commit,
+};
+
+/**
+ * epdrm_kms_init() - create the display pipeline of a panel
+ * @epd: device, its panel model set up
+ *
+ * Return: 0 or a negative error code.
+ */
+int epdrm_kms_init(struct epdrm_device *epd)
+{
+	struct drm_device *drm = &epd->drm;
+	int ret;
+
+	ret = drmm_mode_config_init(drm);
+	if (ret)
+		return ret;
+	drm->mode_config.min_width = epd->par.width;
+	drm->mode_config.max_width = epd->par.width;
+	drm->mode_config.min_height = epd->par.height;
+	drm->mode_config.max_height = epd->par.height;
+	drm->mode_config.preferred_depth = 24;
+	drm->mode_config.funcs = &epdrm_mode_config_funcs;
+
+	ret = drm_universal_plane_init(drm, &epd->plane, 0, &epdrm_plane_funcs,
+				       epdrm_formats, ARRAY_SIZE(epdrm_formats),
+				       epdrm_modifiers, DRM_PLANE_TYPE_PRIMARY,
+				       NULL);
+	if (ret)
+		return ret;
+	drm_plane_helper_add(&epd->plane, &epdrm_plane_helper_funcs);
+	drm_plane_enable_fb_damage_clips(&epd->plane);
+	ret = epdrm_create_properties(epd);
+	if (ret)
+		return ret;
+
+	ret = drm_crtc_init_with_planes(drm, &epd->crtc, &epd->plane, NULL,
+					&epdrm_crtc_funcs, NULL);
+	if (ret)
+		return ret;
+	drm_crtc_helper_add(&epd->crtc, &epdrm_crtc_helper_funcs);
+
+	ret = drm_simple_encoder_init(drm, &epd->encoder,
+				      DRM_MODE_ENCODER_NONE);
+	if (ret)
+		return ret;
+	epd->encoder.possible_crtcs = drm_crtc_mask(&epd->crtc);
+
+	ret = drm_connector_init(drm, &epd->connector, &epdrm_connector_funcs,
+				 DRM_MODE_CONNECTOR_VIRTUAL);
+	if (ret)
+		return ret;
+	drm_connector_helper_add(&epd->connector, &epdrm_connector_helper_funcs);
+	ret = drm_connector_attach_encoder(&epd->connector, &epd->encoder);
+	if (ret)
+		return ret;
+
+	drm_mode_config_reset(drm);
+	return 0;
+}

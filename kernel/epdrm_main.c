@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdrm - the simulated e-paper panel of epdfb as a DRM device
+ *
+ * Atomic KMS with GEM shmem buffers and fbdev emulation (a deferred-IO
+ * /dev/fbN) in front of the same panel model, update queue and debugfs
+ * files as epdfb. epdrm(4) documents the interface.
+ */
+
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_fbdev_shmem.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_modes.h>
+#include <drm/drm_print.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/vmalloc.h>
+
+#include "epdrm_drv.h"
+
+#define EPDRM_MAX_DIM	8192
+#define EPDRM_MAX_MM	10000
+
+static unsigned int width = 1872;
+module_param(width, uint, 0444);
+MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
+
+static unsigned int height = 1404;
+module_param(height, uint, 0444);
+MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
+
+static unsigned int width_mm = 209;
+module_param(width_mm, uint, 0444);
+MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
+
+static unsigned int height_mm = 157;
+module_param(height_mm, uint, 0444);
+MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
+
+static unsigned int time_scale = 100;
+module_param(time_scale, uint, 0444);
+MODULE_PARM_DESC(time_scale,
+		 "Waveform durations are multiplied by time_scale/100 (default 100)");
+
+static int ambient_temp = 25;
+module_param(ambient_temp, int, 0444);
+MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
+
+static struct platform_device *epdrm_pdev;
+/* Why the probe failed: registering the device does not say. */
+static int epdrm_probe_error;
+
+DEFINE_DRM_GEM_FOPS(epdrm_fops);
+
+static const struct drm_driver epdrm_driver = {
+	.driver_features = DRIVER_MODESET | DRIVER_GEM | DRIVER_ATOMIC,
+	.fops = &epdrm_fops,
+	DRM_GEM_SHMEM_DRIVER_OPS,
+	.name = "epdrm",
+	.desc = "Simulated e-paper panel",
+	.date = "20261205",
+	.major = 1,
+	.minor = 0,
+};
+
+/*
+ * Runs when the last reference to the DRM device goes, after unbind and the
+ * last close: nothing can submit updates any more.
+ */
+static void epdrm_release_panel(struct drm_device *drm, void *data)
+{
+	struct epdfb_par *par = data;
+
+	par->ops->fini(par);
+	epdfb_queue_fini(par);
+	vfree(par->screen);
+}
+
+static int epdrm_init_panel(struct epdrm_device *epd, struct device *dev)
+{
+	struct epdfb_par *par = &epd->par;
+	size_t size = (size_t)width * height;
+	int ret;
+
+	par->dev = dev;
+	par->width = width;
+	par->height = height;
+	par->bpp = 8;
+	par->line_length = width;
+	par->time_scale = time_scale;
+	par->ambient_temp = ambient_temp;
+	/* Commits say what changed; the fbdev emulation's writes come as commits. */
+	par->auto_update = AUTO_UPDATE_MODE_REGION_MODE;
+	par->ops = &epdfb_sim_ops;
+	mutex_init(&par->ioctl_lock);
+	par->screen = vmalloc(size);
+	if (!par->screen)
+		return -ENOMEM;
+	/* The panel starts white. */
+	memset(par->screen, 0xff, size);
+	ret = epdfb_queue_init(par);
+	if (ret)
+		goto err_vfree;
+	/*
+	 * Pixels are read from the gray image when an update starts: later
+	 * commits to the same area merge into a queued update rather than
+	 * queue behind it.
+	 */
+	par->scheme = UPDATE_SCHEME_QUEUE_AND_MERGE;
+	ret = par->ops->init(par);
+	if (ret)
+		goto err_queue;
+	return drmm_add_action_or_reset(&epd->drm, epdrm_release_panel, par);
+
+err_queue:
+	epdfb_queue_fini(par);
+err_vfree:
+	vfree(par->screen);
+	return ret;
+}
+
+static int epdrm_probe(struct platform_device *pdev)
+{
+	struct drm_display_mode mode = {
+		DRM_SIMPLE_MODE(width, height, width_mm, height_mm),
+	};
+	struct epdrm_device *epd;
+	char debugfs_name[16];
+	int ret;
+
+	epd = devm_drm_dev_alloc(&pdev->dev, &epdrm_driver,
+				 struct epdrm_device, drm);
+	if (IS_ERR(epd)) {
+		ret = PTR_ERR(epd);
+		goto err;
+	}
+	epd->mode = mode;
+	ret = epdrm_init_panel(epd, &pdev->dev);
+	if (ret)
+		goto err;
+	ret = epdrm_kms_init(epd);
+	if (ret)
+		goto err;
+	platform_set_drvdata(pdev, epd);
+	ret = drm_dev_register(&epd->drm, 0);
+	if (ret)
+		goto err;
+	snprintf(debugfs_name, sizeof(debugfs_name), "card%d",
+		 epd->drm.primary->index);
+	epdfb_debugfs_init(&epd->par, debugfs_name);
+	/* XRGB8888: what fbdev programs expect most. */
+	drm_fbdev_shmem_setup(&epd->drm, 32);
+	drm_info(&epd->drm, "%ux%u simulated e-paper panel\n", width, height);
+	return 0;
+
+err:
+	epdrm_probe_error = ret;
+	return ret;
+}
+
+/*
+ * Processes may hold the device open or its buffers mapped: the DRM core
+ * keeps the device for them, and every call fails from here on.
+ */
+static void epdrm_remove(struct platform_device *pdev)
+{
+	struct epdrm_device *epd = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&epd->drm);
+	drm_atomic_helper_shutdown(&epd->drm);
+	epdfb_debugfs_fini(&epd->par);
+	epdfb_queue_cancel_all(&epd->par);
+}
+
+static void epdrm_shutdown(struct platform_device *pdev)
+{
+	struct epdrm_device *epd = platform_get_drvdata(pdev);
+
+	drm_atomic_helper_shutdown(&epd->drm);
+}
+
+static struct platform_driver epdrm_platform_driver = {
+	.probe = epdrm_probe,
+	.remove = epdrm_remove,
+	.shutdown = epdrm_shutdown,
+	.driver = {
+		.name = "epdrm",
+	},
+};
+
+static int epdrm_check_params(void)
+{
+	if (!width || !height || width > EPDRM_MAX_DIM || height > EPDRM_MAX_DIM)
+		return -EINVAL;
+	if (width_mm > EPDRM_MAX_MM || height_mm > EPDRM_MAX_MM)
+		return -EINVAL;
+	if (!time_scale || time_scale > 100000)
+		return -EINVAL;
+	if (ambient_temp < EPDFB_TEMP_MIN || ambient_temp > EPDFB_TEMP_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int __init epdrm_init(void)
+{
+	int ret;
+
+	ret = epdrm_check_params();
+	if (ret) {
+		pr_err("epdrm: invalid module parameters\n");
+		return ret;
+	}
+	epdfb_debugfs_create_root();
+	ret = platform_driver_register(&epdrm_platform_driver);
+	if (ret)
+		goto err_debugfs;
+	epdrm_pdev = platform_device_register_simple("epdrm", 0, NULL, 0);
+	if (IS_ERR(epdrm_pdev)) {
+		ret = PTR_ERR(epdrm_pdev);
+		goto err_driver;
+	}
+	if (!platform_get_drvdata(epdrm_pdev)) {
+		ret = epdrm_probe_error ?: -ENODEV;
+		goto err_device;
+	}
+	return 0;
+
+err_device:
+	platform_device_unregister(epdrm_pdev);
+err_driver:
+	platform_driver_unregister(&epdrm_platform_driver);
+err_debugfs:
+	epdfb_debugfs_remove_root();
+	return ret;
+}
+
+static void __exit epdrm_exit(void)
+{
+	platform_device_unregister(epdrm_pdev);
+	platform_driver_unregister(&epdrm_platform_driver);
+	epdfb_debugfs_remove_root();
+}
+
+module_init(epdrm_init);
+module_exit(epdrm_exit);
+
+MODULE_DESCRIPTION("Simulated e-paper panel as a DRM device, with waveform and flash properties");
+MODULE_AUTHOR("The vellum developers");
+MODULE_LICENSE("GPL");
