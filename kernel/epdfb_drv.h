@@ -227,6 +227,9 @@ struct epdfb_done_marker {
  * @trace_head: next slot in @trace
  * @trace_len: valid entries in @trace
  * @debugfs: this device's debugfs directory
+ * @marker_done: called, with @lock held, when the last update carrying a
+ *	marker is done, with its error; a front end's own completion (epdrm's
+ *	fences), NULL for epdfb
  * @palette: pseudo palette: the console's 16 colours as pixels
  * @damage_lock: protects @damage_top and @damage_bottom
  * @damage_top: first row drawn by the fbdev helpers since the last deferred
@@ -285,6 +288,7 @@ struct epdfb_par {
 	unsigned int trace_head;
 	unsigned int trace_len;
 	struct dentry *debugfs;
+	void (*marker_done)(struct epdfb_par *par, u32 marker, int error);
 	u32 palette[16];
 	spinlock_t damage_lock; /* see the kernel-doc above */
 	u32 damage_top;
@@ -303,6 +307,8 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 			    u32 mode);
 int epdfb_queue_submit_accepted(struct epdfb_par *par,
 				const struct mxcfb_update_data *req);
+bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker);
+unsigned int epdfb_queue_free_slots(struct epdfb_par *par);
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
 			    u32 *collided);
 int epdfb_queue_wait_pending(struct epdfb_par *par);

@@ -95,18 +95,62 @@ u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
 	return max_t(u32, div_u64(ms, 100), 1);
 }
 
+static bool epdfb_update_has_marker(const struct epdfb_update *upd, u32 marker)
+{
+	unsigned int m;
+
+	for (m = 0; m < upd->n_markers; m++)
+		if (upd->markers[m] == marker)
+			return true;
+	return false;
+}
+
 static bool epdfb_marker_pending(struct epdfb_par *par, u32 marker)
 {
 	struct list_head *lists[] = { &par->queue, &par->in_flight };
 	struct epdfb_update *upd;
-	unsigned int i, m;
+	unsigned int i;
 
+	if (par->held && epdfb_update_has_marker(par->held, marker))
+		return true;
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		list_for_each_entry(upd, lists[i], node)
-			for (m = 0; m < upd->n_markers; m++)
-				if (upd->markers[m] == marker)
-					return true;
+			if (epdfb_update_has_marker(upd, marker))
+				return true;
 	return false;
+}
+
+/**
+ * epdfb_queue_marker_pending() - whether an update with @marker is not done
+ * @par: device
+ * @marker: marker
+ *
+ * Called with par->lock held.
+ *
+ * Return: true while an update carrying @marker is queued, held back or in
+ * flight.
+ */
+bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker)
+{
+	lockdep_assert_held(&par->lock);
+	return epdfb_marker_pending(par, marker);
+}
+
+/**
+ * epdfb_queue_free_slots() - updates the queue still takes without merging
+ * @par: device
+ *
+ * Return: how many more updates may be queued before they are refused or,
+ * for those that cannot be refused, held back.
+ */
+unsigned int epdfb_queue_free_slots(struct epdfb_par *par)
+{
+	unsigned int n;
+
+	mutex_lock(&par->lock);
+	n = par->held ? 0 : EPDFB_MAX_QUEUED - par->n_queued;
+	mutex_unlock(&par->lock);
+	return n;
 }
 
 /**
@@ -267,10 +311,14 @@ static void epdfb_update_retire(struct epdfb_par *par,
 		epdfb_marker_record(par, upd->markers[m],
 				    upd->marker_collided[m], upd->error);
 	list_del(&upd->node);
-	for (m = upd->n_markers; m-- > 0;)
-		if (!epdfb_marker_pending(par, upd->markers[m]))
-			epdfb_marker_wake(par, upd->markers[m],
-					  upd->marker_collided[m], upd->error);
+	for (m = upd->n_markers; m-- > 0;) {
+		if (epdfb_marker_pending(par, upd->markers[m]))
+			continue;
+		epdfb_marker_wake(par, upd->markers[m],
+				  upd->marker_collided[m], upd->error);
+		if (par->marker_done)
+			par->marker_done(par, upd->markers[m], upd->error);
+	}
 	par->completions++;
 	kvfree(upd->pixels);
 	kfree(upd);
@@ -611,6 +659,15 @@ static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 
 	epdfb_rect_union(&into->rect, &upd->rect);
 	for (m = 0; m < upd->n_markers; m++) {
+		/*
+		 * epdfb_can_merge() keeps queued merges within the array; the
+		 * update held back merges whatever comes, and only epdrm's
+		 * have markers, one per commit, which its atomic_check keeps
+		 * from coming while the queue is full.
+		 */
+		if (epdfb_update_has_marker(into, upd->markers[m]) ||
+		    into->n_markers == EPDFB_MAX_MARKERS)
+			continue;
 		into->markers[into->n_markers] = upd->markers[m];
 		into->marker_collided[into->n_markers] = upd->marker_collided[m];
 		into->n_markers++;

@@ -13,6 +13,8 @@
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_modes.h>
 #include <drm/drm_plane.h>
+#include <linux/atomic.h>
+#include <linux/list.h>
 
 #include "epdfb_drv.h"
 
@@ -28,6 +30,10 @@
  * @mode: that mode
  * @waveform_property: EPD_WAVEFORM
  * @full_property: EPD_FULL
+ * @settle_property: EPD_SETTLE_FENCE_PTR
+ * @settle_pending: settle fences armed, their updates not all done; under
+ *	par.lock
+ * @next_marker: the last marker given to a commit's updates
  */
 struct epdrm_device {
 	struct drm_device drm;
@@ -39,6 +45,9 @@ struct epdrm_device {
 	struct drm_display_mode mode;
 	struct drm_property *waveform_property;
 	struct drm_property *full_property;
+	struct drm_property *settle_property;
+	struct list_head settle_pending;
+	atomic_t next_marker;
 };
 
 /**
@@ -46,11 +55,23 @@ struct epdrm_device {
  * @base: the shadow plane state, which maps the framebuffer for the CPU
  * @waveform: EPD_WAVEFORM: WAVEFORM_MODE_AUTO or a waveform of the panel
  * @full: EPD_FULL: a flashing full refresh of the commit's damage
+ * @settle_fence_ptr: EPD_SETTLE_FENCE_PTR: where the commit's settle fence
+ *	fd goes; 0 for none. Like OUT_FENCE_PTR, it holds for one commit.
+ * @settle: the commit's settle fence, or NULL
  */
 struct epdrm_plane_state {
 	struct drm_shadow_plane_state base;
 	u32 waveform;
 	bool full;
+	u64 settle_fence_ptr;
+	struct dma_fence *settle;
+};
+
+/* A settle fence's fd, reserved until the commit is known to go through. */
+struct epdrm_settle_fd {
+	int fd;
+	struct file *file;
+	s32 __user *ptr;
 };
 
 static inline struct epdrm_device *to_epdrm(struct drm_device *drm)
@@ -66,5 +87,19 @@ to_epdrm_plane_state(struct drm_plane_state *state)
 
 /* epdrm_kms.c */
 int epdrm_kms_init(struct epdrm_device *epd);
+
+/* epdrm_gem.c */
+struct drm_gem_object *epdrm_gem_create_object(struct drm_device *drm,
+					       size_t size);
+
+/* epdrm_fence.c */
+void epdrm_settle_init(struct epdrm_device *epd);
+struct dma_fence *epdrm_settle_create(struct epdrm_device *epd);
+u32 epdrm_settle_marker(struct dma_fence *fence);
+void epdrm_settle_arm(struct epdrm_device *epd, struct dma_fence *fence);
+void epdrm_settle_cancel_all(struct epdrm_device *epd);
+int epdrm_settle_install(struct dma_fence *fence, s32 __user *ptr,
+			 struct epdrm_settle_fd *out);
+void epdrm_settle_publish(struct epdrm_settle_fd *settle_fd, bool committed);
 
 #endif /* _EPDRM_DRV_H */

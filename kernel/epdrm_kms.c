@@ -14,16 +14,26 @@
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_damage_helper.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_fb_helper.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_print.h>
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_simple_kms_helper.h>
+#include <linux/dma-fence.h>
 #include <linux/iosys-map.h>
 #include <linux/slab.h>
 
 #include "epdrm_drv.h"
+
+/*
+ * Updates one commit queues at most: more damage clips than this go as
+ * their bounding box. atomic_check keeps room for two commits' worth (the
+ * one being checked and one still being committed), so an accepted
+ * commit's updates never wait to be queued.
+ */
+#define EPDRM_COMMIT_UPDATES	4
 
 static const u32 epdrm_formats[] = {
 	DRM_FORMAT_XRGB8888,
@@ -85,6 +95,16 @@ static int epdrm_plane_atomic_check(struct drm_plane *plane,
 						DRM_PLANE_NO_SCALING,
 						false, false))
 		return -EINVAL;
+	if (epd_state->settle_fence_ptr && !plane_state->crtc) {
+		drm_dbg_atomic(plane->dev,
+			       "EPD_SETTLE_FENCE_PTR without a CRTC: nothing to settle\n");
+		return -EINVAL;
+	}
+	if (plane_state->visible &&
+	    epdfb_queue_free_slots(&epd->par) < 2 * EPDRM_COMMIT_UPDATES) {
+		drm_dbg_atomic(plane->dev, "the panel's update queue is full\n");
+		return -EBUSY;
+	}
 	/* EPD_FULL asks for a flash: a waveform that cannot is a contradiction. */
 	if (epd_state->full && epd_state->waveform != WAVEFORM_MODE_AUTO) {
 		wf = epdfb_find_waveform(&epd->par, epd_state->waveform);
@@ -98,6 +118,57 @@ static int epdrm_plane_atomic_check(struct drm_plane *plane,
 	return 0;
 }
 
+/* Copies @clip into the panel's gray image and queues its update. */
+static void epdrm_submit_clip(struct epdrm_device *epd,
+			      struct drm_plane_state *plane_state,
+			      struct mxcfb_update_data *req,
+			      const struct drm_rect *clip)
+{
+	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
+	struct epdfb_par *par = &epd->par;
+	u32 x = clip->x1 - (plane_state->src.x1 >> 16);
+	u32 y = clip->y1 - (plane_state->src.y1 >> 16);
+
+	/* Pixels the panel shows are read under the queue's lock. */
+	mutex_lock(&par->lock);
+	epdrm_copy_clip(par, epd_state->base.data[0].vaddr, plane_state->fb,
+			clip, x, y);
+	mutex_unlock(&par->lock);
+	req->update_region.left = x;
+	req->update_region.top = y;
+	req->update_region.width = drm_rect_width(clip);
+	req->update_region.height = drm_rect_height(clip);
+	if (epdfb_queue_submit_accepted(par, req))
+		drm_warn_once(&epd->drm, "an update was lost\n");
+}
+
+/* The commit's damage, as at most EPDRM_COMMIT_UPDATES updates. */
+static void epdrm_submit_damage(struct epdrm_device *epd,
+				struct drm_plane_state *old_state,
+				struct drm_plane_state *plane_state,
+				struct mxcfb_update_data *req)
+{
+	struct drm_atomic_helper_damage_iter iter;
+	struct drm_rect clip, bounds = {};
+	unsigned int n = 0;
+
+	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
+	drm_atomic_for_each_plane_damage(&iter, &clip) {
+		bounds = n ? (struct drm_rect){
+				min(bounds.x1, clip.x1), min(bounds.y1, clip.y1),
+				max(bounds.x2, clip.x2), max(bounds.y2, clip.y2) } :
+			     clip;
+		n++;
+	}
+	if (n > EPDRM_COMMIT_UPDATES) {
+		epdrm_submit_clip(epd, plane_state, req, &bounds);
+		return;
+	}
+	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
+	drm_atomic_for_each_plane_damage(&iter, &clip)
+		epdrm_submit_clip(epd, plane_state, req, &clip);
+}
+
 static void epdrm_plane_atomic_update(struct drm_plane *plane,
 				      struct drm_atomic_state *state)
 {
@@ -108,52 +179,58 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
 	struct epdrm_device *epd = to_epdrm(plane->dev);
 	struct drm_framebuffer *fb = plane_state->fb;
-	struct epdfb_par *par = &epd->par;
-	struct drm_atomic_helper_damage_iter iter;
 	struct mxcfb_update_data req = {
 		.waveform_mode = epd_state->waveform,
 		.update_mode = epd_state->full ? UPDATE_MODE_FULL :
 						 UPDATE_MODE_PARTIAL,
 		.temp = TEMP_USE_AMBIENT,
 	};
-	struct drm_rect clip;
-	u32 src_x, src_y;
 	int idx;
 
-	if (!fb || !plane_state->visible || !drm_dev_enter(plane->dev, &idx))
-		return;
-	/* A flashing full refresh without a waveform named: GC16's. */
-	if (epd_state->full && req.waveform_mode == WAVEFORM_MODE_AUTO)
-		req.waveform_mode = WAVEFORM_MODE_GC16;
-	src_x = plane_state->src.x1 >> 16;
-	src_y = plane_state->src.y1 >> 16;
-	if (drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE))
-		goto out;
-	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
-	drm_atomic_for_each_plane_damage(&iter, &clip) {
-		u32 x = clip.x1 - src_x, y = clip.y1 - src_y;
-
-		/* Pixels the panel shows are read under the queue's lock. */
-		mutex_lock(&par->lock);
-		epdrm_copy_clip(par, epd_state->base.data[0].vaddr, fb, &clip,
-				x, y);
-		mutex_unlock(&par->lock);
-		req.update_region.left = x;
-		req.update_region.top = y;
-		req.update_region.width = drm_rect_width(&clip);
-		req.update_region.height = drm_rect_height(&clip);
-		if (epdfb_queue_submit_accepted(par, &req))
-			drm_warn_once(plane->dev, "an update was lost\n");
+	/*
+	 * fbdev programs know nothing of waveforms: the emulation's writes
+	 * get the driver's choice, as in epdfb's AUTOMATIC mode, whatever a
+	 * KMS client left the properties at.
+	 */
+	if (fb && epd->drm.fb_helper && fb == epd->drm.fb_helper->fb) {
+		req.waveform_mode = WAVEFORM_MODE_AUTO;
+		req.update_mode = UPDATE_MODE_PARTIAL;
 	}
-	drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
-out:
-	drm_dev_exit(idx);
+	/* A flashing full refresh without a waveform named: GC16's. */
+	if (req.update_mode == UPDATE_MODE_FULL &&
+	    req.waveform_mode == WAVEFORM_MODE_AUTO)
+		req.waveform_mode = WAVEFORM_MODE_GC16;
+	if (epd_state->settle)
+		req.update_marker = epdrm_settle_marker(epd_state->settle);
+	if (fb && plane_state->visible && drm_dev_enter(plane->dev, &idx)) {
+		if (!drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE)) {
+			epdrm_submit_damage(epd, old_state, plane_state, &req);
+			drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+		}
+		drm_dev_exit(idx);
+	}
+	/* With nothing to show, the fence signals at once. */
+	if (epd_state->settle)
+		epdrm_settle_arm(epd, epd_state->settle);
+}
+
+static void epdrm_plane_atomic_disable(struct drm_plane *plane,
+				       struct drm_atomic_state *state)
+{
+	struct drm_plane_state *plane_state =
+		drm_atomic_get_new_plane_state(state, plane);
+	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
+
+	/* The panel keeps its image: there is nothing to wait for. */
+	if (epd_state->settle)
+		epdrm_settle_arm(to_epdrm(plane->dev), epd_state->settle);
 }
 
 static const struct drm_plane_helper_funcs epdrm_plane_helper_funcs = {
 	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
 	.atomic_check = epdrm_plane_atomic_check,
 	.atomic_update = epdrm_plane_atomic_update,
+	.atomic_disable = epdrm_plane_atomic_disable,
 };
 
 static void epdrm_plane_destroy_state(struct drm_plane *plane,
@@ -161,6 +238,8 @@ static void epdrm_plane_destroy_state(struct drm_plane *plane,
 {
 	struct epdrm_plane_state *state = to_epdrm_plane_state(plane_state);
 
+	if (state->settle)
+		dma_fence_put(state->settle);
 	__drm_gem_destroy_shadow_plane_state(&state->base);
 	kfree(state);
 }
@@ -192,6 +271,7 @@ epdrm_plane_duplicate_state(struct drm_plane *plane)
 	if (!state)
 		return NULL;
 	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
+	/* The settle fence pointer, like OUT_FENCE_PTR, is not kept. */
 	state->waveform = old->waveform;
 	state->full = old->full;
 	return &state->base.base;
@@ -209,6 +289,8 @@ static int epdrm_plane_set_property(struct drm_plane *plane,
 		state->waveform = val;
 	else if (property == epd->full_property)
 		state->full = val;
+	else if (property == epd->settle_property)
+		state->settle_fence_ptr = val;
 	else
 		return -EINVAL;
 	return 0;
@@ -226,6 +308,8 @@ static int epdrm_plane_get_property(struct drm_plane *plane,
 		*val = state->waveform;
 	else if (property == epd->full_property)
 		*val = state->full;
+	else if (property == epd->settle_property)
+		*val = 0; /* as OUT_FENCE_PTR reads */
 	else
 		return -EINVAL;
 	return 0;
@@ -263,11 +347,17 @@ static int epdrm_create_properties(struct epdrm_device *epd)
 							  ops->n_waveforms + 1);
 	kfree(list);
 	epd->full_property = drm_property_create_bool(&epd->drm, 0, "EPD_FULL");
-	if (!epd->waveform_property || !epd->full_property)
+	epd->settle_property = drm_property_create_range(&epd->drm,
+							 DRM_MODE_PROP_ATOMIC,
+							 "EPD_SETTLE_FENCE_PTR",
+							 0, U64_MAX);
+	if (!epd->waveform_property || !epd->full_property ||
+	    !epd->settle_property)
 		return -ENOMEM;
 	drm_object_attach_property(&epd->plane.base, epd->waveform_property,
 				   WAVEFORM_MODE_AUTO);
 	drm_object_attach_property(&epd->plane.base, epd->full_property, 0);
+	drm_object_attach_property(&epd->plane.base, epd->settle_property, 0);
 	return 0;
 }
 
@@ -324,10 +414,43 @@ static const struct drm_connector_funcs epdrm_connector_funcs = {
 	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
 };
 
+/*
+ * The settle fence's fd is reserved and written to userspace before the
+ * commit, as the core does for OUT_FENCE_PTR, and installed once the commit
+ * has gone through. TEST_ONLY commits never come here.
+ */
+static int epdrm_atomic_commit(struct drm_device *drm,
+			       struct drm_atomic_state *state, bool nonblock)
+{
+	struct epdrm_device *epd = to_epdrm(drm);
+	struct drm_plane_state *plane_state =
+		drm_atomic_get_new_plane_state(state, &epd->plane);
+	struct epdrm_settle_fd settle_fd = {};
+	struct epdrm_plane_state *epd_state;
+	int ret;
+
+	if (plane_state) {
+		epd_state = to_epdrm_plane_state(plane_state);
+		if (epd_state->settle_fence_ptr) {
+			epd_state->settle = epdrm_settle_create(epd);
+			if (!epd_state->settle)
+				return -ENOMEM;
+			ret = epdrm_settle_install(epd_state->settle,
+						   u64_to_user_ptr(epd_state->settle_fence_ptr),
+						   &settle_fd);
+			if (ret)
+				return ret;
+		}
+	}
+	ret = drm_atomic_helper_commit(drm, state, nonblock);
+	epdrm_settle_publish(&settle_fd, !ret);
+	return ret;
+}
+
 static const struct drm_mode_config_funcs epdrm_mode_config_funcs = {
 	.fb_create = drm_gem_fb_create_with_dirty,
 	.atomic_check = drm_atomic_helper_check,
-	.atomic_commit = drm_atomic_helper_commit,
+	.atomic_commit = epdrm_atomic_commit,
 };
 
 /**

@@ -58,6 +58,7 @@ DEFINE_DRM_GEM_FOPS(epdrm_fops);
 static const struct drm_driver epdrm_driver = {
 	.driver_features = DRIVER_MODESET | DRIVER_GEM | DRIVER_ATOMIC,
 	.fops = &epdrm_fops,
+	.gem_create_object = epdrm_gem_create_object,
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.name = "epdrm",
 	.desc = "Simulated e-paper panel",
@@ -113,6 +114,7 @@ static int epdrm_init_panel(struct epdrm_device *epd, struct device *dev)
 	ret = par->ops->init(par);
 	if (ret)
 		goto err_queue;
+	epdrm_settle_init(epd);
 	return drmm_add_action_or_reset(&epd->drm, epdrm_release_panel, par);
 
 err_queue:
@@ -173,6 +175,7 @@ static void epdrm_remove(struct platform_device *pdev)
 	drm_atomic_helper_shutdown(&epd->drm);
 	epdfb_debugfs_fini(&epd->par);
 	epdfb_queue_cancel_all(&epd->par);
+	epdrm_settle_cancel_all(epd);
 }
 
 static void epdrm_shutdown(struct platform_device *pdev)

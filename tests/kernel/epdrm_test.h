@@ -24,7 +24,7 @@ struct epdrm_props {
 	uint32_t crtc_active, crtc_mode_id;
 	uint32_t conn_crtc_id;
 	uint32_t fb_id, crtc_id, src_x, src_y, src_w, src_h, crtc_x, crtc_y, crtc_w, crtc_h;
-	uint32_t damage_clips, waveform, full;
+	uint32_t damage_clips, waveform, full, settle_fence_ptr;
 };
 
 struct epdrm {
@@ -75,6 +75,7 @@ struct epdrm_commit {
 	uint32_t flags;
 	int32_t crtc_x;    /* the plane's position: not 0 is refused */
 	int64_t raw_clips; /* a blob id for FB_DAMAGE_CLIPS, made by the test */
+	int *settle_fd;    /* EPD_SETTLE_FENCE_PTR, or NULL */
 	void *user_data;
 };
 int epdrm_commit(struct epdrm *e, const struct epdrm_commit *c);

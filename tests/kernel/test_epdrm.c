@@ -6,15 +6,21 @@
  * names and a flash for EPD_FULL; the flip event comes when the updates
  * are queued, not when the panel settles, so commits are not serialized
  * behind waveforms; invalid values are refused with EINVAL and change
- * nothing; unbind with the card open and a buffer mapped, and rmmod
- * refused while the card is open.
+ * nothing; the settle fence (EPD_SETTLE_FENCE_PTR) signals when the
+ * panel has finished the commit's updates, in whatever order they finish;
+ * more than 4 clips go as their bounding box; a flood of commits is
+ * refused with EBUSY once the update queue is nearly full; the fbdev
+ * emulation's writes reach the panel; unbind with the card open and a
+ * buffer mapped, and rmmod refused while the card is open.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fb.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <xf86drm.h>
@@ -87,6 +93,203 @@ flip_handler(int fd, unsigned int seq, unsigned int sec, unsigned int usec, void
 }
 
 /* Waits for the flip event of the commit whose user data is arrived. */
+/* Whether a sync_file fd has signaled within timeout_ms; the time it was seen. */
+static bool
+fence_signaled(int fd, int timeout_ms, uint64_t *seen_ns)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	bool signaled = poll(&pfd, 1, timeout_ms) == 1;
+
+	if (seen_ns)
+		*seen_ns = epd_now_ns();
+	return signaled;
+}
+
+static const struct epd_trace *
+trace_with_waveform(const struct epd_trace *trace, size_t n, const char *waveform)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(trace[i].waveform, waveform))
+			return &trace[i];
+	return NULL;
+}
+
+/* The fbdev emulation's /dev/fbN of epdrm, or -1. */
+static int
+find_emulated_fb(void)
+{
+	for (int i = 0; i < 32; i++) {
+		char path[64], name[32] = "";
+		snprintf(path, sizeof(path), "/sys/class/graphics/fb%d/name", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		bool ours = fgets(name, sizeof(name), f) && !strncmp(name, "epdrmdrmfb", 10);
+		fclose(f);
+		if (ours)
+			return i;
+	}
+	return -1;
+}
+
+static void
+check_settle_fences(struct epdrm *e, struct epdrm_fb *gray)
+{
+	struct epd_trace *trace;
+	size_t n;
+
+	epd_phase("the settle fence signals when the panel has finished the commit's updates");
+	int init_fd = -2, du_fd = -2;
+	struct drm_mode_rect init_clip = {0, 100, 40, 140}, du_clip = {250, 10, 270, 30};
+	epdrm_fb_fill(gray, 0, 100, 40, 40, 0x00);
+	epdrm_fb_fill(gray, 250, 10, 20, 20, 0x00);
+	epd_trace_clear(&e->panel);
+	/* INIT: 200 ms at time_scale 10; DU, beside it, 26 ms */
+	REQUIRE_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
+					   .clips = &init_clip,
+					   .n_clips = 1,
+					   .waveform = epdrm_waveform_value(e, "INIT"),
+					   .full = 0,
+					   .settle_fd = &init_fd}),
+		0);
+	REQUIRE_MSG(init_fd >= 0, "no settle fence fd: %d", init_fd);
+	REQUIRE_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
+					   .clips = &du_clip,
+					   .n_clips = 1,
+					   .waveform = epdrm_waveform_value(e, "DU"),
+					   .settle_fd = &du_fd,
+					   .full = -1}),
+		0);
+	REQUIRE_MSG(du_fd >= 0, "no settle fence fd: %d", du_fd);
+	uint64_t du_seen, init_seen;
+	CHECK_MSG(fence_signaled(du_fd, 5000, &du_seen), "DU's fence never signaled");
+	CHECK_MSG(!fence_signaled(init_fd, 0, NULL), "INIT's fence signaled with DU's");
+	CHECK_MSG(fence_signaled(init_fd, 5000, &init_seen), "INIT's fence never signaled");
+	REQUIRE(epdrm_wait_idle(e, 30));
+	n = epd_trace_read(&e->panel, &trace);
+	const struct epd_trace *init = trace_with_waveform(trace, n, "INIT");
+	const struct epd_trace *du = trace_with_waveform(trace, n, "DU");
+	CHECK_MSG(init && du, "the trace lacks INIT or DU");
+	if (init && du) {
+		CHECK_MSG(du_seen >= du->end_ns, "DU's fence signaled %.1f ms before its end",
+			(double)(du->end_ns - du_seen) / 1e6);
+		CHECK_MSG(init_seen >= init->end_ns, "INIT's fence signaled %.1f ms before its end",
+			(double)(init->end_ns - init_seen) / 1e6);
+	}
+	free(trace);
+	close(init_fd);
+	close(du_fd);
+
+	epd_phase("the fence pointer holds for one commit; a refused commit writes -1");
+	int untouched = -2;
+	struct drm_mode_rect small = {0, 0, 8, 8};
+	CHECK_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
+					 .clips = &small,
+					 .n_clips = 1,
+					 .waveform = -1,
+					 .full = -1}),
+		0);
+	CHECK_EQ(untouched, -2);
+	int refused_fd = -2;
+	CHECK_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
+					 .clips = &small,
+					 .n_clips = 1,
+					 .waveform = epdrm_waveform_value(e, "DU"),
+					 .full = 1,
+					 .settle_fd = &refused_fd}),
+		-EINVAL);
+	CHECK_LT(refused_fd, 0);
+	REQUIRE(epdrm_wait_idle(e, 30));
+
+	epd_phase("more than 4 clips go as their bounding box");
+	struct drm_mode_rect five[5] = {
+		{0, 0, 4, 4}, {20, 0, 24, 4}, {40, 0, 44, 4}, {60, 0, 64, 4}, {0, 30, 4, 34}};
+	n = commit_and_trace(e,
+		&(struct epdrm_commit){
+			.fb = gray, .clips = five, .n_clips = 5, .waveform = -1, .full = -1},
+		&trace);
+	CHECK_EQ(n, 1);
+	if (n == 1)
+		check_rect(&trace[0], 0, 0, 64, 34);
+	free(trace);
+}
+
+static void
+check_queue_bound(struct epdrm *e, struct epdrm_fb *gray)
+{
+	epd_phase("a flood of commits is refused with EBUSY, bounded, and then accepted again");
+	int64_t init = epdrm_waveform_value(e, "INIT");
+	unsigned int accepted = 0;
+	int rc = 0;
+	for (unsigned int i = 0; i < 200 && !rc; i++) {
+		/* 4x4 squares that overlap nothing: each its own update */
+		struct drm_mode_rect square = {(int)(i % 40) * 8, (int)(i / 40) * 8 + 40,
+			(int)(i % 40) * 8 + 4, (int)(i / 40) * 8 + 44};
+		rc = epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
+					     .clips = &square,
+					     .n_clips = 1,
+					     .waveform = init,
+					     .full = -1});
+		if (!rc)
+			accepted++;
+	}
+	CHECK_RC(rc, -EBUSY);
+	/* 16 in flight, 64 queued, less room for two commits of 4 updates */
+	CHECK_MSG(accepted >= 60 && accepted <= 16 + 64,
+		"%u commits accepted before EBUSY, not 16 + 64 - 8", accepted);
+	REQUIRE(epdrm_wait_idle(e, 60));
+	struct drm_mode_rect one = {0, 0, 4, 4};
+	CHECK_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
+					 .clips = &one,
+					 .n_clips = 1,
+					 .waveform = -1,
+					 .full = -1}),
+		0);
+	REQUIRE(epdrm_wait_idle(e, 60));
+}
+
+/* With no KMS client left, the fbdev emulation's writes reach the panel. */
+static void
+check_fbdev_emulation(struct epdrm *e)
+{
+	epd_phase("the fbdev emulation: writes to /dev/fbN reach the panel");
+	int num = find_emulated_fb();
+	REQUIRE_MSG(num >= 0, "no /dev/fb* of epdrm's fbdev emulation");
+	char node[32];
+	snprintf(node, sizeof(node), "/dev/fb%d", num);
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+	REQUIRE_MSG(fd >= 0, "open %s: %s", node, strerror(errno));
+	struct fb_fix_screeninfo fix;
+	struct fb_var_screeninfo var;
+	REQUIRE_OK(ioctl(fd, FBIOGET_FSCREENINFO, &fix));
+	REQUIRE_OK(ioctl(fd, FBIOGET_VSCREENINFO, &var));
+	CHECK_EQ(var.xres, W);
+	CHECK_EQ(var.yres, H);
+	CHECK_EQ(var.bits_per_pixel, 32);
+	uint8_t *map = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	REQUIRE(map != MAP_FAILED);
+	/* the console left it black or white: white all over first, then a black box */
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++)
+			((uint32_t *)(map + (size_t)y * fix.line_length))[x] =
+				x >= 50 && x < 70 && y >= 60 && y < 70 ? 0 : 0xffffff;
+	epd_trace_clear(&e->panel);
+	REQUIRE_OK(fsync(fd));
+	epd_sleep_ms(300);
+	REQUIRE(epdrm_wait_idle(e, 30));
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(&e->panel, &trace);
+	CHECK_GT(n, 0);
+	free(trace);
+	uint8_t *panel = epd_alloc_image(&e->panel);
+	epd_read_panel(&e->panel, panel);
+	CHECK_LT(panel[65 * W + 60], 0x20);
+	CHECK_GT(panel[65 * W + 100], 0xe0);
+	free(panel);
+	munmap(map, fix.smem_len);
+	close(fd);
+}
+
 static bool
 wait_flip(struct epdrm *e, uint64_t *arrived)
 {
@@ -299,6 +502,8 @@ main(void)
 	}
 	free(trace);
 
+	check_settle_fences(e, &gray);
+
 	epd_phase("rmmod is refused while the card is open; unbind with a buffer mapped");
 	CHECK_RC(epdrm_try_unload(), -EWOULDBLOCK);
 	uint8_t *keep = xrgb.map;
@@ -310,6 +515,20 @@ main(void)
 	munmap(gray.map, gray.size);
 	epdrm_close(e);
 	free(panel);
+	CHECK_RC(epdrm_try_unload(), 0);
+
+	/* INIT takes 1 s at time_scale 50: the flood outruns the panel */
+	epdrm_load("width=320 height=240 time_scale=50");
+	epdrm_open(e);
+	epdrm_fb_create(e, &gray, DRM_FORMAT_R8);
+	REQUIRE_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = &gray, .waveform = -1, .full = -1}),
+		0);
+	REQUIRE(epdrm_wait_idle(e, 30));
+	check_queue_bound(e, &gray);
+	epdrm_fb_destroy(e, &gray);
+	epdrm_close(e);
+	check_fbdev_emulation(e);
+
 	CHECK_RC(epdrm_try_unload(), 0);
 	return epd_end();
 }

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * epdrm - settle fences: a commit's fence that signals when the panel has
+ * finished every update of the commit's damage
+ *
+ * A commit that sets the plane's EPD_SETTLE_FENCE_PTR gets a sync_file fd
+ * written there, as OUT_FENCE_PTR does for the flip. The commit's updates
+ * carry one marker of the panel model; when the last update carrying it is
+ * done, the fence signals (with -EIO if the panel failed, -ENODEV if the
+ * device went away first). Settle fences complete out of order (a DU
+ * update overtakes an earlier INIT elsewhere), so each has a fence context
+ * of its own.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/file.h>
+#include <linux/slab.h>
+#include <linux/sync_file.h>
+#include <linux/uaccess.h>
+
+#include "epdrm_drv.h"
+
+/**
+ * struct epdrm_settle - a commit's settle fence
+ * @base: the fence
+ * @lock: the fence's lock
+ * @node: link in the device's list of fences waiting for their marker
+ * @marker: the panel model's marker its updates carry
+ */
+struct epdrm_settle {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's */
+	struct list_head node;
+	u32 marker;
+};
+
+static const char *epdrm_settle_driver_name(struct dma_fence *fence)
+{
+	return "epdrm";
+}
+
+static const char *epdrm_settle_timeline_name(struct dma_fence *fence)
+{
+	return "panel settled";
+}
+
+static const struct dma_fence_ops epdrm_settle_ops = {
+	.get_driver_name = epdrm_settle_driver_name,
+	.get_timeline_name = epdrm_settle_timeline_name,
+};
+
+static struct epdrm_settle *to_settle(struct dma_fence *fence)
+{
+	return container_of(fence, struct epdrm_settle, base);
+}
+
+static void epdrm_settle_signal(struct epdrm_settle *settle, int error)
+{
+	list_del_init(&settle->node);
+	if (error)
+		dma_fence_set_error(&settle->base, error);
+	dma_fence_signal(&settle->base);
+	dma_fence_put(&settle->base);
+}
+
+/* The panel model's marker_done: called with par->lock held. */
+static void epdrm_settle_marker_done(struct epdfb_par *par, u32 marker,
+				     int error)
+{
+	struct epdrm_device *epd = container_of(par, struct epdrm_device, par);
+	struct epdrm_settle *settle, *next;
+
+	if (READ_ONCE(par->dead))
+		error = -ENODEV;
+	list_for_each_entry_safe(settle, next, &epd->settle_pending, node)
+		if (settle->marker == marker)
+			epdrm_settle_signal(settle, error);
+}
+
+/**
+ * epdrm_settle_init() - let the panel model signal settle fences
+ * @epd: device
+ */
+void epdrm_settle_init(struct epdrm_device *epd)
+{
+	INIT_LIST_HEAD(&epd->settle_pending);
+	epd->par.marker_done = epdrm_settle_marker_done;
+}
+
+/**
+ * epdrm_settle_create() - a settle fence for a commit, with its marker
+ * @epd: device
+ *
+ * Return: the fence, or NULL without memory.
+ */
+struct dma_fence *epdrm_settle_create(struct epdrm_device *epd)
+{
+	struct epdrm_settle *settle;
+
+	settle = kzalloc(sizeof(*settle), GFP_KERNEL);
+	if (!settle)
+		return NULL;
+	spin_lock_init(&settle->lock);
+	INIT_LIST_HEAD(&settle->node);
+	dma_fence_init(&settle->base, &epdrm_settle_ops, &settle->lock,
+		       dma_fence_context_alloc(1), 1);
+	/* 0 is no marker */
+	settle->marker = atomic_inc_return(&epd->next_marker) ?:
+			 atomic_inc_return(&epd->next_marker);
+	return &settle->base;
+}
+
+/**
+ * epdrm_settle_marker() - the marker a fence's updates carry
+ * @fence: a settle fence
+ *
+ * Return: the marker.
+ */
+u32 epdrm_settle_marker(struct dma_fence *fence)
+{
+	return to_settle(fence)->marker;
+}
+
+/**
+ * epdrm_settle_arm() - wait for the updates of a fence's commit
+ * @epd: device
+ * @fence: the commit's settle fence, its updates submitted
+ *
+ * Signals at once if they are all done already (or there were none).
+ */
+void epdrm_settle_arm(struct epdrm_device *epd, struct dma_fence *fence)
+{
+	struct epdrm_settle *settle = to_settle(fence);
+	struct epdfb_par *par = &epd->par;
+
+	dma_fence_get(fence);
+	mutex_lock(&par->lock);
+	list_add_tail(&settle->node, &epd->settle_pending);
+	if (par->dead)
+		epdrm_settle_signal(settle, -ENODEV);
+	else if (!epdfb_queue_marker_pending(par, settle->marker))
+		epdrm_settle_signal(settle, 0);
+	mutex_unlock(&par->lock);
+}
+
+/**
+ * epdrm_settle_cancel_all() - signal every waiting fence: the device is gone
+ * @epd: device, its updates cancelled
+ */
+void epdrm_settle_cancel_all(struct epdrm_device *epd)
+{
+	struct epdrm_settle *settle, *next;
+
+	mutex_lock(&epd->par.lock);
+	list_for_each_entry_safe(settle, next, &epd->settle_pending, node)
+		epdrm_settle_signal(settle, -ENODEV);
+	mutex_unlock(&epd->par.lock);
+}
+
+/**
+ * epdrm_settle_install() - the fd of a commit's settle fence, for userspace
+ * @fence: the fence
+ * @ptr: where userspace wants the fd
+ * @out: the reserved fd and its file, installed by epdrm_settle_publish()
+ *	once the commit succeeds
+ *
+ * Return: 0, -EFAULT or -ENOMEM.
+ */
+int epdrm_settle_install(struct dma_fence *fence, s32 __user *ptr,
+			 struct epdrm_settle_fd *out)
+{
+	struct sync_file *sync_file;
+	int fd, ret;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	sync_file = sync_file_create(fence);
+	if (!sync_file) {
+		ret = -ENOMEM;
+		goto err_fd;
+	}
+	if (put_user(fd, ptr)) {
+		ret = -EFAULT;
+		goto err_file;
+	}
+	out->fd = fd;
+	out->file = sync_file->file;
+	out->ptr = ptr;
+	return 0;
+
+err_file:
+	fput(sync_file->file);
+err_fd:
+	put_unused_fd(fd);
+	return ret;
+}
+
+/**
+ * epdrm_settle_publish() - install or drop a reserved settle fence fd
+ * @settle_fd: from epdrm_settle_install()
+ * @committed: whether the commit went through
+ */
+void epdrm_settle_publish(struct epdrm_settle_fd *settle_fd, bool committed)
+{
+	if (!settle_fd->file)
+		return;
+	if (committed) {
+		fd_install(settle_fd->fd, settle_fd->file);
+	} else {
+		fput(settle_fd->file);
+		put_unused_fd(settle_fd->fd);
+		/* as the core does with OUT_FENCE_PTR: no fd after all */
+		if (put_user(-1, settle_fd->ptr))
+			settle_fd->ptr = NULL;
+	}
+	settle_fd->file = NULL;
+}
