@@ -320,6 +320,12 @@ main(void)
 	epd_phase("one connector, its one mode the panel's size; formats and properties");
 	CHECK_EQ(e->mode.hdisplay, W);
 	CHECK_EQ(e->mode.vdisplay, H);
+	drmModeConnectorPtr conn = drmModeGetConnector(e->fd, e->connector);
+	REQUIRE(conn);
+	/* the default panel's 209x157 mm */
+	CHECK_EQ(conn->mmWidth, 209);
+	CHECK_EQ(conn->mmHeight, 157);
+	drmModeFreeConnector(conn);
 	check_properties(e);
 	int64_t wf_auto = epdrm_waveform_value(e, "auto");
 	int64_t wf_du = epdrm_waveform_value(e, "DU");
