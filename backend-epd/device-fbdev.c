@@ -8,14 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fb.h>
-#include <linux/netlink.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,25 +134,6 @@ fbdev_release(struct vl_epd_device *dev)
 		restore_modes(fb);
 }
 
-/*
- * The kernel announces a device's removal to every listener of its uevent
- * socket, which needs no privileges. Without it (a network namespace of its
- * own, say) the removal shows at the next update.
- */
-static int
-open_uevent_socket(void)
-{
-	struct sockaddr_nl addr = {.nl_family = AF_NETLINK, .nl_groups = 1};
-	int fd = socket(
-		AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
-
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
 static int
 fbdev_removal_fd(struct vl_epd_device *dev)
 {
@@ -173,11 +152,9 @@ static bool
 fbdev_removed(struct vl_epd_device *dev)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
-	char event[4096];
 	uint8_t pixel;
 
-	while (recv(fb->uevent_fd, event, sizeof(event), MSG_DONTWAIT) >= 0 || errno == ENOBUFS)
-		;
+	vl_epd_drain_uevents(fb->uevent_fd);
 	return pread(fb->fd, &pixel, 1, 0) < 0 && errno == ENODEV;
 }
 
@@ -426,7 +403,7 @@ vl_epd_fbdev_open(const char *spec, char *error, size_t error_size)
 	}
 	snprintf(fb->base.description, sizeof(fb->base.description), "%s (%s, %ux%u, %u bpp)", path,
 		fb->base.impl->name, var.xres, var.yres, var.bits_per_pixel);
-	fb->uevent_fd = open_uevent_socket();
+	fb->uevent_fd = vl_epd_open_uevent_socket();
 	return &fb->base;
 
 err:

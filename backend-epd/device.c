@@ -1,11 +1,15 @@
 /*
  * Opening a panel device from a specification string.
  */
+#include <errno.h>
+#include <linux/netlink.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "device.h"
 
@@ -29,8 +33,38 @@ open_auto(char *error, size_t error_size)
 		snprintf(path, sizeof(path), "/dev/fb%d", i);
 		return vl_epd_fbdev_open(path, error, error_size);
 	}
-	snprintf(error, error_size, "no e-paper framebuffer (epdfb or mxc_epdc_fb) was found");
+	if (vl_epd_drm_find_epdrm(path, sizeof(path)))
+		return vl_epd_drm_open(path, error, error_size);
+	snprintf(error, error_size,
+		"no e-paper device (an epdfb or mxc_epdc_fb framebuffer, an epdrm card) was found");
 	return NULL;
+}
+
+/*
+ * The kernel announces a device's removal to every listener of its uevent
+ * socket, which needs no privileges. Without it (a network namespace of its
+ * own, say) the removal shows at the next update.
+ */
+int
+vl_epd_open_uevent_socket(void)
+{
+	struct sockaddr_nl addr = {.nl_family = AF_NETLINK, .nl_groups = 1};
+	int fd = socket(
+		AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+void
+vl_epd_drain_uevents(int fd)
+{
+	char event[4096];
+
+	while (fd >= 0 && (recv(fd, event, sizeof(event), MSG_DONTWAIT) >= 0 || errno == ENOBUFS))
+		;
 }
 
 /* Decimal digits only, as uint32_t. */
@@ -83,6 +117,8 @@ open_spec(const char *spec, char *error, size_t error_size)
 		}
 		return dev;
 	}
+	if (strncmp(spec, "drm:", 4) == 0)
+		return vl_epd_drm_open(spec + 4, error, error_size);
 	return vl_epd_fbdev_open(spec, error, error_size);
 }
 

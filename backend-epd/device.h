@@ -1,6 +1,7 @@
 /*
- * Panel devices behind the e-paper backend: one small interface, four
- * implementations (epdfb, mxc_epdc_fb, plain deferred-IO fbdev, memory).
+ * Panel devices behind the e-paper backend: one small interface, six
+ * implementations (epdfb, mxc_epdc_fb, plain deferred-IO fbdev, epdrm, any
+ * other atomic KMS driver, memory).
  */
 #ifndef VL_EPD_DEVICE_H
 #define VL_EPD_DEVICE_H
@@ -71,8 +72,9 @@ struct vl_epd_device {
 };
 
 /*
- * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer), "/dev/fbN",
- * "mxc:/dev/fbN", "plain:/dev/fbN" or "memory:WxH[:WMMxHMMmm]" (a physical
+ * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer, else the first
+ * epdrm card), "/dev/fbN", "mxc:/dev/fbN", "plain:/dev/fbN",
+ * "drm:/dev/dri/cardN" or "memory:WxH[:WMMxHMMmm]" (a physical
  * size in millimetres; unknown without it). waveform_map, when not
  * NULL, numbers the waveforms instead of what the device reports or the
  * BSP's numbering (vl_epd_waveform_map_parse). On failure returns NULL and
@@ -85,6 +87,13 @@ struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
 void vl_epd_device_unref(struct vl_epd_device *dev);
 
 struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);
+struct vl_epd_device *vl_epd_drm_open(const char *path, char *error, size_t error_size);
+/* The path of the first epdrm card, in path; false when there is none. */
+bool vl_epd_drm_find_epdrm(char *path, size_t path_size);
+
+/* A socket of the kernel's device events (-1 without one), and reading it empty. */
+int vl_epd_open_uevent_socket(void);
+void vl_epd_drain_uevents(int fd);
 struct vl_epd_device *vl_epd_memory_open(
 	uint32_t width, uint32_t height, char *error, size_t error_size);
 

@@ -89,6 +89,7 @@ epdrm_open(struct epdrm *e)
 	memset(e, 0, sizeof(*e));
 	e->fd = open_epdrm_card(node, sizeof(node));
 	REQUIRE_MSG(e->fd >= 0, "no /dev/dri/card* of epdrm");
+	snprintf(e->devnode, sizeof(e->devnode), "%s", node);
 	printf("device: %s\n", node);
 	REQUIRE_OK(drmSetClientCap(e->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1));
 	REQUIRE_OK(drmSetClientCap(e->fd, DRM_CLIENT_CAP_ATOMIC, 1));

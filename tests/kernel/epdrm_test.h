@@ -29,6 +29,7 @@ struct epdrm_props {
 
 struct epdrm {
 	int fd;
+	char devnode[64];
 	uint32_t crtc, connector, plane;
 	drmModeModeInfo mode;
 	uint32_t mode_blob;

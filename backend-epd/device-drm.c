@@ -1,0 +1,605 @@
+/*
+ * DRM devices: epdrm, whose primary plane takes EPD_WAVEFORM, EPD_FULL and
+ * EPD_SETTLE_FENCE_PTR (epdrm(4)), and any other atomic KMS driver, driven
+ * with damage clips only (the generic path for mainline e-paper panels such
+ * as repaper). The panel's pixels are one dumb buffer, mapped; each update
+ * is an atomic commit of that buffer with the update's rect as its damage,
+ * and with epdrm its marker completes when the commit's settle fence
+ * signals.
+ */
+#include <drm_fourcc.h>
+#include <epdfb.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sync_file.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "device.h"
+
+/* Settle fences not waited for yet: as many as the I/O queues hold. */
+#define DRM_FENCES_MAX 256
+/* A full update queue refuses commits: wait for a fence, then try again. */
+#define DRM_BUSY_RETRIES 50
+
+struct drm_props {
+	uint32_t crtc_active, crtc_mode_id, conn_crtc_id;
+	uint32_t fb_id, crtc_id, src_x, src_y, src_w, src_h, crtc_x, crtc_y, crtc_w, crtc_h;
+	uint32_t damage_clips;
+	/* epdrm's; 0 on other drivers */
+	uint32_t waveform, full, settle_fence_ptr;
+};
+
+struct settle_fence {
+	uint32_t marker;
+	int fd;
+};
+
+struct drm_epd_device {
+	struct vl_epd_device base;
+	int fd;
+	uint32_t crtc, connector, plane;
+	drmModeModeInfo mode;
+	uint32_t mode_blob, fb_id, handle;
+	uint64_t auto_waveform;
+	struct drm_props props;
+	bool epd, modeset_done;
+	uint8_t *map;
+	size_t map_size;
+	/* the kernel's device events, which tell when the device may be gone */
+	int uevent_fd;
+	/* cancel: written once, makes every wait return */
+	int cancel_fd;
+	pthread_mutex_t lock;
+	struct settle_fence fences[DRM_FENCES_MAX];
+	size_t n_fences;
+};
+
+static struct drm_epd_device *
+drm_from_device(struct vl_epd_device *dev)
+{
+	return (struct drm_epd_device *)dev;
+}
+
+/* 0: absent */
+static uint32_t
+find_prop(int fd, uint32_t object, uint32_t type, const char *name)
+{
+	drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, object, type);
+	uint32_t id = 0;
+
+	if (!props)
+		return 0;
+	for (uint32_t i = 0; i < props->count_props && !id; i++) {
+		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
+		if (p && strcmp(p->name, name) == 0)
+			id = p->prop_id;
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return id;
+}
+
+/* The value EPD_WAVEFORM gives a waveform id: itself if listed, else auto. */
+static uint64_t
+waveform_value(struct drm_epd_device *drm, uint32_t waveform)
+{
+	return vl_epd_waveform_find(&drm->base.waveforms, waveform) ? waveform : drm->auto_waveform;
+}
+
+/* Whether EPD_FULL may go with this waveform: it flashes in full mode. */
+static bool
+flashes_full(struct drm_epd_device *drm, uint32_t waveform)
+{
+	const struct vl_epd_waveform_entry *wf =
+		vl_epd_waveform_find(&drm->base.waveforms, waveform);
+
+	return !wf || wf->flashing || wf->flashing_full;
+}
+
+static void
+add_plane_setup(struct drm_epd_device *drm, drmModeAtomicReqPtr req)
+{
+	const struct drm_props *p = &drm->props;
+
+	drmModeAtomicAddProperty(req, drm->crtc, p->crtc_active, 1);
+	drmModeAtomicAddProperty(req, drm->crtc, p->crtc_mode_id, drm->mode_blob);
+	drmModeAtomicAddProperty(req, drm->connector, p->conn_crtc_id, drm->crtc);
+	drmModeAtomicAddProperty(req, drm->plane, p->crtc_id, drm->crtc);
+	drmModeAtomicAddProperty(req, drm->plane, p->src_x, 0);
+	drmModeAtomicAddProperty(req, drm->plane, p->src_y, 0);
+	drmModeAtomicAddProperty(req, drm->plane, p->src_w, (uint64_t)drm->base.width << 16);
+	drmModeAtomicAddProperty(req, drm->plane, p->src_h, (uint64_t)drm->base.height << 16);
+	drmModeAtomicAddProperty(req, drm->plane, p->crtc_x, 0);
+	drmModeAtomicAddProperty(req, drm->plane, p->crtc_y, 0);
+	drmModeAtomicAddProperty(req, drm->plane, p->crtc_w, drm->base.width);
+	drmModeAtomicAddProperty(req, drm->plane, p->crtc_h, drm->base.height);
+}
+
+/* One commit of the update; 0 or a negative errno. */
+static int
+commit_update(struct drm_epd_device *drm, const struct vl_epd_update *update, int *settle_fd)
+{
+	const struct drm_props *p = &drm->props;
+	struct drm_mode_rect clip = {
+		.x1 = (int32_t)update->rect.left,
+		.y1 = (int32_t)update->rect.top,
+		.x2 = (int32_t)(update->rect.left + update->rect.width),
+		.y2 = (int32_t)(update->rect.top + update->rect.height),
+	};
+	uint32_t clip_blob = 0, flags = 0;
+	drmModeAtomicReqPtr req;
+	int ret;
+
+	req = drmModeAtomicAlloc();
+	if (!req)
+		return -ENOMEM;
+	ret = drmModeCreatePropertyBlob(drm->fd, &clip, sizeof(clip), &clip_blob);
+	if (ret)
+		goto out;
+	if (!drm->modeset_done) {
+		add_plane_setup(drm, req);
+		flags |= DRM_MODE_ATOMIC_ALLOW_MODESET;
+	}
+	drmModeAtomicAddProperty(req, drm->plane, p->fb_id, drm->fb_id);
+	drmModeAtomicAddProperty(req, drm->plane, p->damage_clips, clip_blob);
+	if (drm->epd) {
+		bool full = update->full && flashes_full(drm, update->waveform);
+
+		drmModeAtomicAddProperty(
+			req, drm->plane, p->waveform, waveform_value(drm, update->waveform));
+		drmModeAtomicAddProperty(req, drm->plane, p->full, full);
+		drmModeAtomicAddProperty(
+			req, drm->plane, p->settle_fence_ptr, (uint64_t)(uintptr_t)settle_fd);
+	}
+	ret = drmModeAtomicCommit(drm->fd, req, flags, NULL);
+	if (ret == 0)
+		drm->modeset_done = true;
+out:
+	if (clip_blob)
+		drmModeDestroyPropertyBlob(drm->fd, clip_blob);
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+/* Waits for a settle fence to signal, or for cancel: 0 or a negative errno. */
+static int
+wait_fence(struct drm_epd_device *drm, int fd)
+{
+	struct pollfd fds[2] = {
+		{.fd = fd, .events = POLLIN},
+		{.fd = drm->cancel_fd, .events = POLLIN},
+	};
+	struct sync_file_info info = {0};
+
+	for (;;) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (fds[1].revents)
+			return -ECANCELED;
+		if (fds[0].revents)
+			break;
+	}
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info) < 0)
+		return -errno;
+	return info.status < 0 ? info.status : 0;
+}
+
+/* Waits for the oldest settle fence, leaving it for its own wait. */
+static void
+wait_oldest_fence(struct drm_epd_device *drm)
+{
+	int fd = -1;
+
+	pthread_mutex_lock(&drm->lock);
+	if (drm->n_fences)
+		fd = dup(drm->fences[0].fd);
+	pthread_mutex_unlock(&drm->lock);
+	if (fd < 0) {
+		usleep(20 * 1000);
+		return;
+	}
+	wait_fence(drm, fd);
+	close(fd);
+}
+
+static bool
+drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	struct drm_epd_device *drm = drm_from_device(dev);
+	int settle_fd = -1, ret;
+
+	for (int tries = 0;; tries++) {
+		ret = commit_update(drm, update, drm->epd ? &settle_fd : NULL);
+		if (ret != -EBUSY || tries == DRM_BUSY_RETRIES)
+			break;
+		/* the panel's queue is full: room comes as updates complete */
+		wait_oldest_fence(drm);
+	}
+	if (ret) {
+		errno = -ret;
+		return false;
+	}
+	if (settle_fd < 0)
+		return true;
+	pthread_mutex_lock(&drm->lock);
+	if (drm->n_fences == DRM_FENCES_MAX) {
+		/* more than the I/O queues hold: the oldest is waited for no more */
+		close(drm->fences[0].fd);
+		memmove(drm->fences, drm->fences + 1,
+			(DRM_FENCES_MAX - 1) * sizeof(drm->fences[0]));
+		drm->n_fences--;
+	}
+	drm->fences[drm->n_fences++] = (struct settle_fence){update->marker, settle_fd};
+	pthread_mutex_unlock(&drm->lock);
+	return true;
+}
+
+static int
+drm_wait(struct vl_epd_device *dev, uint32_t marker)
+{
+	struct drm_epd_device *drm = drm_from_device(dev);
+	int fd = -1, ret;
+
+	pthread_mutex_lock(&drm->lock);
+	for (size_t i = 0; i < drm->n_fences; i++) {
+		if (drm->fences[i].marker != marker)
+			continue;
+		fd = drm->fences[i].fd;
+		memmove(drm->fences + i, drm->fences + i + 1,
+			(drm->n_fences - i - 1) * sizeof(drm->fences[0]));
+		drm->n_fences--;
+		break;
+	}
+	pthread_mutex_unlock(&drm->lock);
+	/* a driver without settle fences: the commit is all there is to know */
+	if (fd < 0)
+		return 0;
+	ret = wait_fence(drm, fd);
+	close(fd);
+	return ret;
+}
+
+static void
+drm_cancel(struct vl_epd_device *dev)
+{
+	uint64_t one = 1;
+
+	if (write(drm_from_device(dev)->cancel_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+static int
+drm_removal_fd(struct vl_epd_device *dev)
+{
+	return drm_from_device(dev)->uevent_fd;
+}
+
+/* An unplugged DRM device answers every ioctl with ENODEV. */
+static bool
+drm_removed(struct vl_epd_device *dev)
+{
+	struct drm_epd_device *drm = drm_from_device(dev);
+	struct drm_mode_card_res res = {0};
+
+	vl_epd_drain_uevents(drm->uevent_fd);
+	return drmIoctl(drm->fd, DRM_IOCTL_MODE_GETRESOURCES, &res) < 0 && errno == ENODEV;
+}
+
+static void
+drm_destroy(struct vl_epd_device *dev)
+{
+	struct drm_epd_device *drm = drm_from_device(dev);
+	struct drm_mode_destroy_dumb destroy = {.handle = drm->handle};
+
+	for (size_t i = 0; i < drm->n_fences; i++)
+		close(drm->fences[i].fd);
+	if (drm->map)
+		munmap(drm->map, drm->map_size);
+	if (drm->fb_id)
+		drmModeRmFB(drm->fd, drm->fb_id);
+	if (drm->handle)
+		drmIoctl(drm->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+	if (drm->mode_blob)
+		drmModeDestroyPropertyBlob(drm->fd, drm->mode_blob);
+	if (drm->uevent_fd >= 0)
+		close(drm->uevent_fd);
+	if (drm->cancel_fd >= 0)
+		close(drm->cancel_fd);
+	if (drm->fd >= 0)
+		close(drm->fd);
+	pthread_mutex_destroy(&drm->lock);
+	free(drm);
+}
+
+static const struct vl_epd_device_impl epdrm_impl = {
+	.name = "epdrm",
+	.submit = drm_submit,
+	.wait = drm_wait,
+	.cancel = drm_cancel,
+	.removal_fd = drm_removal_fd,
+	.removed = drm_removed,
+	.destroy = drm_destroy,
+};
+
+static const struct vl_epd_device_impl kms_impl = {
+	.name = "drm",
+	.submit = drm_submit,
+	.wait = drm_wait,
+	.cancel = drm_cancel,
+	.removal_fd = drm_removal_fd,
+	.removed = drm_removed,
+	.destroy = drm_destroy,
+};
+
+/* The first connected connector with a mode, a CRTC for it and its primary plane. */
+static bool
+find_pipeline(struct drm_epd_device *drm, char *error, size_t error_size, const char *path)
+{
+	drmModeResPtr res = drmModeGetResources(drm->fd);
+	bool found = false;
+
+	if (!res) {
+		snprintf(error, error_size, "%s: no KMS resources: %s", path, strerror(errno));
+		return false;
+	}
+	for (int i = 0; i < res->count_connectors && !found; i++) {
+		drmModeConnectorPtr conn = drmModeGetConnector(drm->fd, res->connectors[i]);
+		if (conn && conn->connection == DRM_MODE_CONNECTED && conn->count_modes > 0) {
+			drm->connector = conn->connector_id;
+			drm->mode = conn->modes[0];
+			for (int m = 0; m < conn->count_modes; m++)
+				if (conn->modes[m].type & DRM_MODE_TYPE_PREFERRED)
+					drm->mode = conn->modes[m];
+			drm->base.width_mm = conn->mmWidth;
+			drm->base.height_mm = conn->mmHeight;
+			uint32_t possible = 0;
+			for (int e = 0; e < conn->count_encoders; e++) {
+				drmModeEncoderPtr enc =
+					drmModeGetEncoder(drm->fd, conn->encoders[e]);
+				if (enc)
+					possible |= enc->possible_crtcs;
+				drmModeFreeEncoder(enc);
+			}
+			for (int c = 0; c < res->count_crtcs && !found; c++) {
+				if (possible & (1u << c)) {
+					drm->crtc = res->crtcs[c];
+					found = true;
+				}
+			}
+			if (found) {
+				drmModePlaneResPtr planes = drmModeGetPlaneResources(drm->fd);
+				found = false;
+				for (uint32_t p = 0; planes && p < planes->count_planes && !found;
+					p++) {
+					drmModePlanePtr plane =
+						drmModeGetPlane(drm->fd, planes->planes[p]);
+					uint32_t index = 0;
+					while (res->crtcs[index] != drm->crtc)
+						index++;
+					uint32_t type = find_prop(drm->fd, planes->planes[p],
+						DRM_MODE_OBJECT_PLANE, "type");
+					drmModeObjectPropertiesPtr props =
+						drmModeObjectGetProperties(drm->fd,
+							planes->planes[p], DRM_MODE_OBJECT_PLANE);
+					uint64_t type_value = UINT64_MAX;
+					for (uint32_t k = 0; props && k < props->count_props; k++)
+						if (props->props[k] == type)
+							type_value = props->prop_values[k];
+					drmModeFreeObjectProperties(props);
+					if (plane && (plane->possible_crtcs & (1u << index)) &&
+						type_value == DRM_PLANE_TYPE_PRIMARY) {
+						drm->plane = plane->plane_id;
+						found = true;
+						for (uint32_t f = 0; f < plane->count_formats; f++)
+							if (plane->formats[f] == DRM_FORMAT_R8)
+								drm->base.bpp = 8;
+					}
+					drmModeFreePlane(plane);
+				}
+				drmModeFreePlaneResources(planes);
+			}
+		}
+		drmModeFreeConnector(conn);
+	}
+	drmModeFreeResources(res);
+	if (!found)
+		snprintf(error, error_size,
+			"%s: no connected connector with a mode, a CRTC and a primary plane", path);
+	return found;
+}
+
+static bool
+find_props(struct drm_epd_device *drm)
+{
+	struct drm_props *p = &drm->props;
+	int fd = drm->fd;
+
+	p->crtc_active = find_prop(fd, drm->crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE");
+	p->crtc_mode_id = find_prop(fd, drm->crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID");
+	p->conn_crtc_id = find_prop(fd, drm->connector, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
+	p->fb_id = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "FB_ID");
+	p->crtc_id = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID");
+	p->src_x = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "SRC_X");
+	p->src_y = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "SRC_Y");
+	p->src_w = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "SRC_W");
+	p->src_h = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "SRC_H");
+	p->crtc_x = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "CRTC_X");
+	p->crtc_y = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y");
+	p->crtc_w = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "CRTC_W");
+	p->crtc_h = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "CRTC_H");
+	p->damage_clips = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "FB_DAMAGE_CLIPS");
+	p->waveform = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "EPD_WAVEFORM");
+	p->full = find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "EPD_FULL");
+	p->settle_fence_ptr =
+		find_prop(fd, drm->plane, DRM_MODE_OBJECT_PLANE, "EPD_SETTLE_FENCE_PTR");
+	drm->epd = p->waveform && p->full && p->settle_fence_ptr;
+	return p->crtc_active && p->crtc_mode_id && p->conn_crtc_id && p->fb_id && p->crtc_id &&
+	       p->src_x && p->src_y && p->src_w && p->src_h && p->crtc_x && p->crtc_y &&
+	       p->crtc_w && p->crtc_h && p->damage_clips;
+}
+
+/*
+ * epdrm's waveforms are the enum's entries by epdfb's names: their levels
+ * and flashes are those of the BSP's table, their ids the enum's values.
+ */
+static void
+discover_waveforms(struct drm_epd_device *drm)
+{
+	struct vl_epd_waveform_table defaults, *table = &drm->base.waveforms;
+	drmModePropertyPtr prop = drmModeGetProperty(drm->fd, drm->props.waveform);
+
+	vl_epd_waveform_table_default(&defaults);
+	table->n = 0;
+	drm->auto_waveform = WAVEFORM_MODE_AUTO;
+	for (int i = 0; prop && i < prop->count_enums; i++) {
+		if (strcmp(prop->enums[i].name, "auto") == 0) {
+			drm->auto_waveform = prop->enums[i].value;
+			continue;
+		}
+		for (size_t d = 0; d < defaults.n && table->n < VL_EPD_WAVEFORM_TABLE_SIZE; d++) {
+			if (strcmp(defaults.entries[d].name, prop->enums[i].name) != 0)
+				continue;
+			table->entries[table->n] = defaults.entries[d];
+			table->entries[table->n].id = (uint32_t)prop->enums[i].value;
+			table->n++;
+		}
+	}
+	drmModeFreeProperty(prop);
+	if (table->n == 0)
+		vl_epd_waveform_table_default(table);
+}
+
+static bool
+create_buffer(struct drm_epd_device *drm, const char *path, char *error, size_t error_size)
+{
+	struct drm_mode_create_dumb create = {
+		.width = drm->base.width,
+		.height = drm->base.height,
+		.bpp = drm->base.bpp,
+	};
+	struct drm_mode_map_dumb map = {0};
+	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
+	uint32_t format = drm->base.bpp == 8 ? DRM_FORMAT_R8 : DRM_FORMAT_XRGB8888;
+
+	if (drmIoctl(drm->fd, DRM_IOCTL_MODE_CREATE_DUMB, &create) < 0) {
+		snprintf(
+			error, error_size, "%s: cannot create a buffer: %s", path, strerror(errno));
+		return false;
+	}
+	drm->handle = create.handle;
+	handles[0] = create.handle;
+	pitches[0] = create.pitch;
+	if (drmModeAddFB2(drm->fd, drm->base.width, drm->base.height, format, handles, pitches,
+		    offsets, &drm->fb_id, 0) != 0) {
+		snprintf(error, error_size, "%s: cannot add a framebuffer: %s", path,
+			strerror(errno));
+		return false;
+	}
+	map.handle = create.handle;
+	if (drmIoctl(drm->fd, DRM_IOCTL_MODE_MAP_DUMB, &map) < 0) {
+		snprintf(error, error_size, "%s: cannot map the buffer: %s", path, strerror(errno));
+		return false;
+	}
+	drm->map = mmap(
+		NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED, drm->fd, (off_t)map.offset);
+	if (drm->map == MAP_FAILED) {
+		drm->map = NULL;
+		snprintf(error, error_size, "%s: cannot map the buffer: %s", path, strerror(errno));
+		return false;
+	}
+	drm->map_size = create.size;
+	drm->base.pixels = drm->map;
+	drm->base.stride = create.pitch;
+	/* what a panel shows before anything is drawn */
+	memset(drm->map, 0xff, create.size);
+	return true;
+}
+
+/* Opens "drm:/dev/dri/cardN". */
+struct vl_epd_device *
+vl_epd_drm_open(const char *path, char *error, size_t error_size)
+{
+	struct drm_epd_device *drm = calloc(1, sizeof(*drm));
+
+	if (!drm) {
+		snprintf(error, error_size, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&drm->lock, NULL);
+	drm->uevent_fd = -1;
+	drm->cancel_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	drm->base.impl = &kms_impl;
+	drm->base.bpp = 32;
+	drm->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (drm->fd < 0) {
+		snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
+		goto err;
+	}
+	if (drmSetClientCap(drm->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) != 0 ||
+		drmSetClientCap(drm->fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0) {
+		snprintf(error, error_size, "%s is not an atomic KMS device", path);
+		goto err;
+	}
+	if (!find_pipeline(drm, error, error_size, path))
+		goto err;
+	if (!find_props(drm)) {
+		snprintf(error, error_size, "%s: its primary plane takes no damage clips", path);
+		goto err;
+	}
+	drm->base.width = drm->mode.hdisplay;
+	drm->base.height = drm->mode.vdisplay;
+	if (drmModeCreatePropertyBlob(drm->fd, &drm->mode, sizeof(drm->mode), &drm->mode_blob) !=
+		0) {
+		snprintf(error, error_size, "%s: %s", path, strerror(errno));
+		goto err;
+	}
+	if (!create_buffer(drm, path, error, error_size))
+		goto err;
+	if (drm->epd) {
+		drm->base.impl = &epdrm_impl;
+		discover_waveforms(drm);
+	} else {
+		vl_epd_waveform_table_default(&drm->base.waveforms);
+	}
+	drm->base.has_update_ioctls = drm->epd;
+	snprintf(drm->base.description, sizeof(drm->base.description), "%s (%s, %ux%u, %u bpp)",
+		path, drm->base.impl->name, drm->base.width, drm->base.height, drm->base.bpp);
+	drm->uevent_fd = vl_epd_open_uevent_socket();
+	return &drm->base;
+
+err:
+	drm_destroy(&drm->base);
+	return NULL;
+}
+
+/* The first epdrm device: its /dev/dri/cardN path, or false. */
+bool
+vl_epd_drm_find_epdrm(char *path, size_t path_size)
+{
+	for (int i = 0; i < 16; i++) {
+		snprintf(path, path_size, "/dev/dri/card%d", i);
+		int fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		drmVersionPtr version = drmGetVersion(fd);
+		bool epdrm = version && strcmp(version->name, "epdrm") == 0;
+		drmFreeVersion(version);
+		close(fd);
+		if (epdrm)
+			return true;
+	}
+	return false;
+}

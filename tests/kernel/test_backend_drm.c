@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The e-paper backend on epdrm through KMS ("drm:/dev/dri/cardN"): every
+ * update is an atomic commit of the backend's buffer whose damage clip is
+ * the trace's rect, with the waveform the backend chose through
+ * EPD_WAVEFORM; the panel ends up showing the scene; the backend's
+ * feedback says settled only once the panel has finished (the settle
+ * fence), never before the trace's end time.
+ */
+#include "epdrm_test.h"
+#include "scene_harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 400
+#define H 300
+
+int
+main(void)
+{
+	struct scene_harness harness, *h = &harness;
+	struct vl_epd_feedback feedback;
+	struct epdrm dev, *e = &dev;
+	char device[sizeof(e->devnode) + 8], error[256];
+	static uint8_t image[W * H];
+
+	epd_begin("backend_drm", 240);
+	epdrm_load("width=400 height=300 time_scale=10");
+	/* the backend must be the card's only client, its master */
+	epdrm_open(e);
+	epdrm_close(e);
+	snprintf(device, sizeof(device), "drm:%.*s", (int)sizeof(e->devnode) - 1, e->devnode);
+	REQUIRE_MSG(scene_harness_start(h, device, error, sizeof(error)), "backend on %s: %s",
+		device, error);
+
+	epd_phase("a full-screen gradient with a black block");
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++)
+			image[y * W + x] = (uint8_t)((x + y) * 255 / (W + H - 2));
+	REQUIRE(scene_harness_image(h, 0, 0, W, H, image) != NULL);
+	scene_harness_rect(h, 100, 100, 50, 50, 0);
+	for (uint32_t y = 100; y < 150; y++)
+		memset(image + y * W + 100, 0, 50);
+	REQUIRE_MSG(epdrm_wait_idle(e, 30), "the panel did not go idle");
+	epd_trace_clear(&e->panel);
+	REQUIRE(scene_harness_show(h, &feedback));
+	uint64_t settled_ns = epd_now_ns();
+	CHECK(feedback.settled);
+	REQUIRE(epdrm_wait_idle(e, 30));
+	uint8_t *panel = epd_alloc_image(&e->panel), *expect = epd_alloc_image(&e->panel);
+	epd_read_panel(&e->panel, panel);
+	for (size_t i = 0; i < (size_t)W * H; i++)
+		expect[i] = epd_quant(image[i], 16);
+	CHECK_IMAGE(&e->panel, panel, expect, "the scene on epdrm");
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(&e->panel, &trace);
+	CHECK_GT(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		epd_trace_print(&trace[i]);
+		CHECK_MSG(trace[i].end_ns <= settled_ns,
+			"the feedback said settled %.1f ms before update %zu ended",
+			(double)(trace[i].end_ns - settled_ns) / 1e6, i);
+	}
+	free(trace);
+
+	epd_phase("a black square on white: one update of exactly its rect, in DU");
+	scene_harness_rect(h, 0, 0, W, H, 0xff);
+	REQUIRE(scene_harness_show(h, &feedback));
+	REQUIRE(epdrm_wait_idle(e, 30));
+	epd_trace_clear(&e->panel);
+	scene_harness_rect(h, 300, 40, 24, 16, 0);
+	REQUIRE(scene_harness_show(h, &feedback));
+	CHECK(feedback.settled);
+	REQUIRE(epdrm_wait_idle(e, 30));
+	n = epd_trace_read(&e->panel, &trace);
+	CHECK_EQ(n, 1);
+	if (n == 1) {
+		epd_trace_print(&trace[0]);
+		CHECK_MSG(trace[0].left == 300 && trace[0].top == 40 && trace[0].width == 24 &&
+				  trace[0].height == 16,
+			"update at %u,%u %ux%u", trace[0].left, trace[0].top, trace[0].width,
+			trace[0].height);
+		CHECK_MSG(!strcmp(trace[0].waveform, "DU"), "waveform %s", trace[0].waveform);
+	}
+	free(trace);
+	epd_read_panel(&e->panel, panel);
+	CHECK_LT(panel[48 * W + 310], 0x20);
+
+	free(panel);
+	free(expect);
+	scene_harness_finish(h);
+	return epd_end();
+}
