@@ -187,14 +187,15 @@ set_device(struct load *load, const char *value)
 
 	if (strcmp(value, "auto") == 0 || is_device_path(value) ||
 		(strncmp(value, "mxc:", 4) == 0 && is_device_path(value + 4)) ||
-		(strncmp(value, "plain:", 6) == 0 && is_device_path(value + 6)))
+		(strncmp(value, "plain:", 6) == 0 && is_device_path(value + 6)) ||
+		(strncmp(value, "drm:", 4) == 0 && is_device_path(value + 4)))
 		return replace_string(load, &load->config->device, value);
 	if (strncmp(value, "memory:", 7) == 0 && parse_number(value + 7, &p, UINT32_MAX, &width) &&
 		*p == 'x' && parse_number(p + 1, &p, UINT32_MAX, &height) && width && height &&
 		(!*p || is_physical_size(p)))
 		return replace_string(load, &load->config->device, value);
-	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN or "
-			 "memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]");
+	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
+			 "drm:/dev/dri/cardN or memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]");
 }
 
 static bool

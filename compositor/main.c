@@ -38,7 +38,7 @@ usage(FILE *out)
 		     "  -c FILE          read the configuration from FILE\n"
 		     "  -C, --validate   check the configuration and exit\n"
 		     "  -d DEVICE        the panel: auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN,\n"
-		     "                   memory:WIDTHxHEIGHT\n"
+		     "                   drm:/dev/dri/cardN, memory:WIDTHxHEIGHT\n"
 		     "  -r DEGREES       the panel is turned clockwise by 0, 90, 180 or 270\n"
 		     "  -v               log more\n"
 		     "  --no-xwayland    do not run X11 applications\n"

@@ -316,6 +316,7 @@ test_devices(void **state)
 		"/dev/fb0",
 		"mxc:/dev/fb1",
 		"plain:/dev/fb2",
+		"drm:/dev/dri/card0",
 		"memory:1872x1404",
 		"memory:1x1",
 		"memory:1872x1404:209x157mm",
@@ -471,8 +472,8 @@ static void
 test_value_errors(void **state)
 {
 	static const char *const bad_device =
-		"expected auto, /dev/fbN, mxc:/dev/fbN, "
-		"plain:/dev/fbN or memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]";
+		"expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
+		"drm:/dev/dri/cardN or memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]";
 	static const char *const bad_scale =
 		"expected auto or a scale from 0.25 to 8, such as 2 or 1.75";
 	static const char *const bad_count =
@@ -496,6 +497,8 @@ test_value_errors(void **state)
 		{"panel", "device", "fb0", bad_device},
 		{"panel", "device", "mxc:", bad_device},
 		{"panel", "device", "plain:fb0", bad_device},
+		{"panel", "device", "drm:", bad_device},
+		{"panel", "device", "drm:card0", bad_device},
 		{"panel", "device", "memory:", bad_device},
 		{"panel", "device", "memory:0x600", bad_device},
 		{"panel", "device", "memory:800x", bad_device},

@@ -740,7 +740,20 @@ epd_wait_idle(struct epd *d)
 {
 	__u32 crtc = 0;
 
-	return ioctl(d->fd, FBIO_WAITFORVSYNC, &crtc) ? -errno : 0;
+	if (d->fd >= 0)
+		return ioctl(d->fd, FBIO_WAITFORVSYNC, &crtc) ? -errno : 0;
+	/* no framebuffer (epdrm): every update submitted has completed or merged */
+	for (int i = 0; i < 3000; i++) {
+		char *stats = epd_stats_snapshot(d);
+		long long submitted = epd_snapshot_stat(stats, "updates_submitted");
+		long long done = epd_snapshot_stat(stats, "updates_completed") +
+				 epd_snapshot_stat(stats, "updates_merged");
+		free(stats);
+		if (done >= submitted)
+			return 0;
+		epd_sleep_ms(20);
+	}
+	return -ETIMEDOUT;
 }
 
 int

@@ -275,18 +275,7 @@ epdrm_commit(struct epdrm *e, const struct epdrm_commit *c)
 }
 
 bool
-epdrm_wait_idle(struct epdrm *e, unsigned int timeout_s)
+epdrm_wait_idle(struct epdrm *e)
 {
-	for (unsigned int i = 0; i < timeout_s * 50; i++) {
-		/* one reading of the file: the counts of one moment */
-		char *stats = epd_stats_snapshot(&e->panel);
-		long long submitted = epd_snapshot_stat(stats, "updates_submitted");
-		long long done = epd_snapshot_stat(stats, "updates_completed") +
-				 epd_snapshot_stat(stats, "updates_merged");
-		free(stats);
-		if (done >= submitted)
-			return true;
-		epd_sleep_ms(20);
-	}
-	return false;
+	return epd_wait_idle(&e->panel) == 0;
 }

@@ -82,6 +82,6 @@ struct epdrm_commit {
 int epdrm_commit(struct epdrm *e, const struct epdrm_commit *c);
 
 /* Waits until the panel has completed every update submitted; false on timeout. */
-bool epdrm_wait_idle(struct epdrm *e, unsigned int timeout_s);
+bool epdrm_wait_idle(struct epdrm *e);
 
 #endif

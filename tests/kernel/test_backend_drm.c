@@ -43,12 +43,12 @@ main(void)
 	scene_harness_rect(h, 100, 100, 50, 50, 0);
 	for (uint32_t y = 100; y < 150; y++)
 		memset(image + y * W + 100, 0, 50);
-	REQUIRE_MSG(epdrm_wait_idle(e, 30), "the panel did not go idle");
+	REQUIRE_MSG(epdrm_wait_idle(e), "the panel did not go idle");
 	epd_trace_clear(&e->panel);
 	REQUIRE(scene_harness_show(h, &feedback));
 	uint64_t settled_ns = epd_now_ns();
 	CHECK(feedback.settled);
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	uint8_t *panel = epd_alloc_image(&e->panel), *expect = epd_alloc_image(&e->panel);
 	epd_read_panel(&e->panel, panel);
 	for (size_t i = 0; i < (size_t)W * H; i++)
@@ -68,12 +68,12 @@ main(void)
 	epd_phase("a black square on white: one update of exactly its rect, in DU");
 	scene_harness_rect(h, 0, 0, W, H, 0xff);
 	REQUIRE(scene_harness_show(h, &feedback));
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	epd_trace_clear(&e->panel);
 	scene_harness_rect(h, 300, 40, 24, 16, 0);
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	n = epd_trace_read(&e->panel, &trace);
 	CHECK_EQ(n, 1);
 	if (n == 1) {

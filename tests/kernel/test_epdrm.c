@@ -38,7 +38,7 @@ commit_and_trace(struct epdrm *e, const struct epdrm_commit *c, struct epd_trace
 {
 	epd_trace_clear(&e->panel);
 	REQUIRE_RC(epdrm_commit(e, c), 0);
-	REQUIRE_MSG(epdrm_wait_idle(e, 30), "the panel did not go idle");
+	REQUIRE_MSG(epdrm_wait_idle(e), "the panel did not go idle");
 	return epd_trace_read(&e->panel, trace);
 }
 
@@ -165,7 +165,7 @@ check_settle_fences(struct epdrm *e, struct epdrm_fb *gray)
 	CHECK_MSG(fence_signaled(du_fd, 5000, &du_seen), "DU's fence never signaled");
 	CHECK_MSG(!fence_signaled(init_fd, 0, NULL), "INIT's fence signaled with DU's");
 	CHECK_MSG(fence_signaled(init_fd, 5000, &init_seen), "INIT's fence never signaled");
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	n = epd_trace_read(&e->panel, &trace);
 	const struct epd_trace *init = trace_with_waveform(trace, n, "INIT");
 	const struct epd_trace *du = trace_with_waveform(trace, n, "DU");
@@ -199,7 +199,7 @@ check_settle_fences(struct epdrm *e, struct epdrm_fb *gray)
 					 .settle_fd = &refused_fd}),
 		-EINVAL);
 	CHECK_LT(refused_fd, 0);
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 
 	epd_phase("more than 4 clips go as their bounding box");
 	struct drm_mode_rect five[5] = {
@@ -237,7 +237,7 @@ check_queue_bound(struct epdrm *e, struct epdrm_fb *gray)
 	/* 16 in flight, 64 queued, less room for two commits of 4 updates */
 	CHECK_MSG(accepted >= 60 && accepted <= 16 + 64,
 		"%u commits accepted before EBUSY, not 16 + 64 - 8", accepted);
-	REQUIRE(epdrm_wait_idle(e, 60));
+	REQUIRE(epdrm_wait_idle(e));
 	struct drm_mode_rect one = {0, 0, 4, 4};
 	CHECK_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = gray,
 					 .clips = &one,
@@ -245,7 +245,7 @@ check_queue_bound(struct epdrm *e, struct epdrm_fb *gray)
 					 .waveform = -1,
 					 .full = -1}),
 		0);
-	REQUIRE(epdrm_wait_idle(e, 60));
+	REQUIRE(epdrm_wait_idle(e));
 }
 
 /* With no KMS client left, the fbdev emulation's writes reach the panel. */
@@ -276,7 +276,7 @@ check_fbdev_emulation(struct epdrm *e)
 	epd_trace_clear(&e->panel);
 	REQUIRE_OK(fsync(fd));
 	epd_sleep_ms(300);
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	struct epd_trace *trace;
 	size_t n = epd_trace_read(&e->panel, &trace);
 	CHECK_GT(n, 0);
@@ -493,7 +493,7 @@ main(void)
 					 .waveform = wf_du,
 					 .full = 0}),
 		0);
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	n = epd_trace_read(&e->panel, &trace);
 	CHECK_EQ(n, 2);
 	if (n == 2) {
@@ -529,7 +529,7 @@ main(void)
 	epdrm_fb_create(e, &gray, DRM_FORMAT_R8);
 	REQUIRE_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = &gray, .waveform = -1, .full = -1}),
 		0);
-	REQUIRE(epdrm_wait_idle(e, 30));
+	REQUIRE(epdrm_wait_idle(e));
 	check_queue_bound(e, &gray);
 	epdrm_fb_destroy(e, &gray);
 	epdrm_close(e);

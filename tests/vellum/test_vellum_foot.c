@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "epd_test.h"
+#include "vellum_panel.h"
 #include "vellum_run.h"
 #include "vm_input.h"
 
@@ -116,7 +117,7 @@ main(void)
 	int out_fd;
 
 	epd_begin("vellum_foot", 280);
-	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
+	vellum_panel_open(d, "width=640 height=480 bpp=8 time_scale=10");
 	vm_input_setup();
 	int keyboard = vm_uinput_keyboard();
 	vm_udev_settle();
@@ -126,7 +127,7 @@ main(void)
 	REQUIRE(f && fputs(config_text, f) >= 0 && fclose(f) == 0);
 
 	epd_phase("foot shows its window");
-	epd_clear(d);
+	vellum_panel_clear(d);
 	epd_trace_clear(d);
 	const char *args[] = {"-c", config, "-d", d->devnode, "--", "sh", "-c",
 		VELLUM_SAY_DISPLAY "exec foot --override=font=monospace:size=14 cat", NULL};

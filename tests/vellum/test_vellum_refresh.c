@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "epd_test.h"
+#include "vellum_panel.h"
 #include "vellum_run.h"
 
 #define PANEL_W 800
@@ -344,8 +345,8 @@ main(void)
 	char config[64];
 
 	epd_begin("vellum_refresh", 600);
-	epd_open(d, "width=800 height=600 bpp=8 time_scale=50");
-	epd_clear(d);
+	vellum_panel_open(d, "width=800 height=600 bpp=8 time_scale=50");
+	vellum_panel_clear(d);
 	epd_trace_clear(d);
 	snprintf(config, sizeof(config), "/tmp/vellum-refresh-%d.conf", (int)getpid());
 	FILE *f = fopen(config, "w");

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "epd_test.h"
+#include "vellum_panel.h"
 #include "vellum_run.h"
 #include "vm_input.h"
 
@@ -53,7 +54,7 @@ run_rotation(struct epd *d, int rotation, bool tablet, int touch, int pen)
 		tablet ? ", a client of tablet-v2" : "");
 	snprintf(rot, sizeof(rot), "%d", rotation);
 	/* a white panel and an empty trace: what follows is this run's */
-	epd_clear(d);
+	vellum_panel_clear(d);
 	epd_trace_clear(d);
 	snprintf(marker_x, sizeof(marker_x), "%d", MARKER_X);
 	snprintf(marker_y, sizeof(marker_y), "%d", MARKER_Y);
@@ -99,7 +100,7 @@ main(void)
 	struct epd dev, *d = &dev;
 
 	epd_begin("vellum_touch", 560);
-	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
+	vellum_panel_open(d, "width=640 height=480 bpp=8 time_scale=10");
 	vm_input_setup();
 	int touch = vm_uinput_touchscreen(PANEL_W, PANEL_H);
 	int pen = vm_uinput_pen(PANEL_W, PANEL_H);
