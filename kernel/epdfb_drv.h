@@ -298,6 +298,37 @@ struct epdfb_par {
 
 extern const struct epdfb_panel_ops epdfb_sim_ops;
 
+/**
+ * struct epdfb_panel_params - the panel's module parameters, epdfb's and
+ *	epdrm's alike
+ * @width: width in pixels
+ * @height: height in pixels
+ * @width_mm: physical width in millimetres, 0 if unknown
+ * @height_mm: physical height in millimetres, 0 if unknown
+ * @time_scale: percentage applied to every waveform duration
+ * @ambient_temp: temperature in degrees C
+ */
+struct epdfb_panel_params {
+	unsigned int width;
+	unsigned int height;
+	unsigned int width_mm;
+	unsigned int height_mm;
+	unsigned int time_scale;
+	int ambient_temp;
+};
+
+struct platform_driver;
+struct platform_device;
+
+/* epdfb_module.c */
+extern struct epdfb_panel_params epdfb_panel;
+int epdfb_check_panel_params(void);
+int epdfb_platform_register(struct platform_driver *drv,
+			    struct platform_device **pdev,
+			    const int *probe_error);
+void epdfb_platform_unregister(struct platform_driver *drv,
+			       struct platform_device *pdev);
+
 /* epdfb_queue.c */
 int epdfb_queue_init(struct epdfb_par *par);
 void epdfb_queue_fini(struct epdfb_par *par);

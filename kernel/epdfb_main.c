@@ -18,26 +18,6 @@
 
 #include "epdfb_drv.h"
 
-#define EPDFB_MAX_DIM	8192
-#define EPDFB_MAX_MM	10000	/* a 10 m panel; more is a typo */
-
-static unsigned int width = 1872;
-module_param(width, uint, 0444);
-MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
-
-static unsigned int height = 1404;
-module_param(height, uint, 0444);
-MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
-
-/* The 10.3" 4:3 panel of the default size; 0: unknown. */
-static unsigned int width_mm = 209;
-module_param(width_mm, uint, 0444);
-MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
-
-static unsigned int height_mm = 157;
-module_param(height_mm, uint, 0444);
-MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
-
 static unsigned int bpp = 8;
 module_param(bpp, uint, 0444);
 MODULE_PARM_DESC(bpp, "Bits per pixel: 8 (gray) or 32 (XRGB8888) (default 8)");
@@ -45,15 +25,6 @@ MODULE_PARM_DESC(bpp, "Bits per pixel: 8 (gray) or 32 (XRGB8888) (default 8)");
 static unsigned int defio_delay_ms = 50;
 module_param(defio_delay_ms, uint, 0444);
 MODULE_PARM_DESC(defio_delay_ms, "Deferred IO delay in ms (default 50)");
-
-static unsigned int time_scale = 100;
-module_param(time_scale, uint, 0444);
-MODULE_PARM_DESC(time_scale,
-		 "Waveform durations are multiplied by time_scale/100 (default 100)");
-
-static int ambient_temp = 25;
-module_param(ambient_temp, int, 0444);
-MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
 
 static bool auto_update = true;
 module_param(auto_update, bool, 0444);
@@ -308,8 +279,8 @@ static void epdfb_init_var(struct fb_info *info, u32 w, u32 h, u32 depth)
 	var->yres_virtual = h;
 	var->bits_per_pixel = depth;
 	var->activate = FB_ACTIVATE_NOW;
-	var->width = epdfb_var_mm(width_mm);
-	var->height = epdfb_var_mm(height_mm);
+	var->width = epdfb_var_mm(epdfb_panel.width_mm);
+	var->height = epdfb_var_mm(epdfb_panel.height_mm);
 	/*
 	 * 8 bpp is gray: red, green and blue are the same 8 bits. It is
 	 * TRUECOLOR, not PSEUDOCOLOR, so that the console's drawing maps its
@@ -346,18 +317,18 @@ static int epdfb_probe(struct platform_device *pdev)
 	par = info->par;
 	par->info = info;
 	par->dev = &pdev->dev;
-	par->width = width;
-	par->height = height;
+	par->width = epdfb_panel.width;
+	par->height = epdfb_panel.height;
 	par->bpp = bpp;
-	par->line_length = width * (bpp / 8);
-	par->time_scale = time_scale;
-	par->ambient_temp = ambient_temp;
+	par->line_length = par->width * (bpp / 8);
+	par->time_scale = epdfb_panel.time_scale;
+	par->ambient_temp = epdfb_panel.ambient_temp;
 	par->auto_update = auto_update ? AUTO_UPDATE_MODE_AUTOMATIC_MODE :
 					 AUTO_UPDATE_MODE_REGION_MODE;
 	par->wait_holds_lock = wait_holds_lock;
 	mutex_init(&par->ioctl_lock);
 	par->ops = &epdfb_sim_ops;
-	size = PAGE_ALIGN((size_t)par->line_length * height);
+	size = PAGE_ALIGN((size_t)par->line_length * par->height);
 
 	ret = -ENOMEM;
 	par->screen = vzalloc(size);
@@ -377,7 +348,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	info->fix.line_length = par->line_length;
 	info->fix.smem_len = size;
 	info->fix.accel = FB_ACCEL_NONE;
-	epdfb_init_var(info, width, height, bpp);
+	epdfb_init_var(info, par->width, par->height, bpp);
 	info->fbops = &epdfb_ops;
 	info->flags = FBINFO_VIRTFB;
 	info->screen_buffer = par->screen;
@@ -403,8 +374,8 @@ static int epdfb_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, info);
 	snprintf(debugfs_name, sizeof(debugfs_name), "fb%d", info->node);
 	epdfb_debugfs_init(par, debugfs_name);
-	fb_info(info, "%ux%u %u bpp simulated e-paper panel\n", width, height,
-		bpp);
+	fb_info(info, "%ux%u %u bpp simulated e-paper panel\n", par->width,
+		par->height, bpp);
 	return 0;
 
 err_defio:
@@ -449,18 +420,9 @@ static struct platform_driver epdfb_driver = {
 
 static int epdfb_check_params(void)
 {
-	if (!width || !height || width > EPDFB_MAX_DIM || height > EPDFB_MAX_DIM)
+	if ((bpp != 8 && bpp != 32) || !defio_delay_ms)
 		return -EINVAL;
-	/* 0 is unknown, and -1 in the var means it too. */
-	if (width_mm > EPDFB_MAX_MM || height_mm > EPDFB_MAX_MM)
-		return -EINVAL;
-	if (bpp != 8 && bpp != 32)
-		return -EINVAL;
-	if (!time_scale || time_scale > 100000 || !defio_delay_ms)
-		return -EINVAL;
-	if (ambient_temp < EPDFB_TEMP_MIN || ambient_temp > EPDFB_TEMP_MAX)
-		return -EINVAL;
-	return 0;
+	return epdfb_check_panel_params();
 }
 
 static int __init epdfb_init(void)
@@ -473,33 +435,16 @@ static int __init epdfb_init(void)
 		return ret;
 	}
 	epdfb_debugfs_create_root();
-	ret = platform_driver_register(&epdfb_driver);
+	ret = epdfb_platform_register(&epdfb_driver, &epdfb_pdev,
+				      &epdfb_probe_error);
 	if (ret)
-		goto err_debugfs;
-	epdfb_pdev = platform_device_register_simple("epdfb", 0, NULL, 0);
-	if (IS_ERR(epdfb_pdev)) {
-		ret = PTR_ERR(epdfb_pdev);
-		goto err_driver;
-	}
-	if (!platform_get_drvdata(epdfb_pdev)) {
-		ret = epdfb_probe_error ?: -ENODEV;
-		goto err_device;
-	}
-	return 0;
-
-err_device:
-	platform_device_unregister(epdfb_pdev);
-err_driver:
-	platform_driver_unregister(&epdfb_driver);
-err_debugfs:
-	epdfb_debugfs_remove_root();
+		epdfb_debugfs_remove_root();
 	return ret;
 }
 
 static void __exit epdfb_exit(void)
 {
-	platform_device_unregister(epdfb_pdev);
-	platform_driver_unregister(&epdfb_driver);
+	epdfb_platform_unregister(&epdfb_driver, epdfb_pdev);
 	wait_var_event(&epdfb_live, !atomic_read(&epdfb_live));
 	epdfb_debugfs_remove_root();
 }

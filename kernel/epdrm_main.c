@@ -21,34 +21,6 @@
 
 #include "epdrm_drv.h"
 
-#define EPDRM_MAX_DIM	8192
-#define EPDRM_MAX_MM	10000
-
-static unsigned int width = 1872;
-module_param(width, uint, 0444);
-MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
-
-static unsigned int height = 1404;
-module_param(height, uint, 0444);
-MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
-
-static unsigned int width_mm = 209;
-module_param(width_mm, uint, 0444);
-MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
-
-static unsigned int height_mm = 157;
-module_param(height_mm, uint, 0444);
-MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
-
-static unsigned int time_scale = 100;
-module_param(time_scale, uint, 0444);
-MODULE_PARM_DESC(time_scale,
-		 "Waveform durations are multiplied by time_scale/100 (default 100)");
-
-static int ambient_temp = 25;
-module_param(ambient_temp, int, 0444);
-MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
-
 static struct platform_device *epdrm_pdev;
 /* Why the probe failed: registering the device does not say. */
 static int epdrm_probe_error;
@@ -83,16 +55,16 @@ static void epdrm_release_panel(struct drm_device *drm, void *data)
 static int epdrm_init_panel(struct epdrm_device *epd, struct device *dev)
 {
 	struct epdfb_par *par = &epd->par;
-	size_t size = (size_t)width * height;
+	size_t size = (size_t)epdfb_panel.width * epdfb_panel.height;
 	int ret;
 
 	par->dev = dev;
-	par->width = width;
-	par->height = height;
+	par->width = epdfb_panel.width;
+	par->height = epdfb_panel.height;
 	par->bpp = 8;
-	par->line_length = width;
-	par->time_scale = time_scale;
-	par->ambient_temp = ambient_temp;
+	par->line_length = par->width;
+	par->time_scale = epdfb_panel.time_scale;
+	par->ambient_temp = epdfb_panel.ambient_temp;
 	/* Commits say what changed; the fbdev emulation's writes come as commits. */
 	par->auto_update = AUTO_UPDATE_MODE_REGION_MODE;
 	par->ops = &epdfb_sim_ops;
@@ -127,7 +99,8 @@ err_vfree:
 static int epdrm_probe(struct platform_device *pdev)
 {
 	struct drm_display_mode mode = {
-		DRM_SIMPLE_MODE(width, height, width_mm, height_mm),
+		DRM_SIMPLE_MODE(epdfb_panel.width, epdfb_panel.height,
+				epdfb_panel.width_mm, epdfb_panel.height_mm),
 	};
 	struct epdrm_device *epd;
 	char debugfs_name[16];
@@ -155,7 +128,8 @@ static int epdrm_probe(struct platform_device *pdev)
 	epdfb_debugfs_init(&epd->par, debugfs_name);
 	/* XRGB8888: what fbdev programs expect most. */
 	drm_fbdev_shmem_setup(&epd->drm, 32);
-	drm_info(&epd->drm, "%ux%u simulated e-paper panel\n", width, height);
+	drm_info(&epd->drm, "%ux%u simulated e-paper panel\n", epd->par.width,
+		 epd->par.height);
 	return 0;
 
 err:
@@ -194,56 +168,26 @@ static struct platform_driver epdrm_platform_driver = {
 	},
 };
 
-static int epdrm_check_params(void)
-{
-	if (!width || !height || width > EPDRM_MAX_DIM || height > EPDRM_MAX_DIM)
-		return -EINVAL;
-	if (width_mm > EPDRM_MAX_MM || height_mm > EPDRM_MAX_MM)
-		return -EINVAL;
-	if (!time_scale || time_scale > 100000)
-		return -EINVAL;
-	if (ambient_temp < EPDFB_TEMP_MIN || ambient_temp > EPDFB_TEMP_MAX)
-		return -EINVAL;
-	return 0;
-}
-
 static int __init epdrm_init(void)
 {
 	int ret;
 
-	ret = epdrm_check_params();
+	ret = epdfb_check_panel_params();
 	if (ret) {
 		pr_err("epdrm: invalid module parameters\n");
 		return ret;
 	}
 	epdfb_debugfs_create_root();
-	ret = platform_driver_register(&epdrm_platform_driver);
+	ret = epdfb_platform_register(&epdrm_platform_driver, &epdrm_pdev,
+				      &epdrm_probe_error);
 	if (ret)
-		goto err_debugfs;
-	epdrm_pdev = platform_device_register_simple("epdrm", 0, NULL, 0);
-	if (IS_ERR(epdrm_pdev)) {
-		ret = PTR_ERR(epdrm_pdev);
-		goto err_driver;
-	}
-	if (!platform_get_drvdata(epdrm_pdev)) {
-		ret = epdrm_probe_error ?: -ENODEV;
-		goto err_device;
-	}
-	return 0;
-
-err_device:
-	platform_device_unregister(epdrm_pdev);
-err_driver:
-	platform_driver_unregister(&epdrm_platform_driver);
-err_debugfs:
-	epdfb_debugfs_remove_root();
+		epdfb_debugfs_remove_root();
 	return ret;
 }
 
 static void __exit epdrm_exit(void)
 {
-	platform_device_unregister(epdrm_pdev);
-	platform_driver_unregister(&epdrm_platform_driver);
+	epdfb_platform_unregister(&epdrm_platform_driver, epdrm_pdev);
 	epdfb_debugfs_remove_root();
 }
 

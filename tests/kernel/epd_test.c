@@ -387,16 +387,23 @@ void
 epd_load(const char *params)
 {
 	const char *ko = getenv("EPDFB_KO");
-	int fd, rc;
+	int rc;
 
 	REQUIRE_MSG(ko && *ko, "EPDFB_KO is not set");
 	rc = epd_try_unload();
 	if (rc && rc != -ENOENT)
 		printf("note: rmmod epdfb before loading: %s\n", epd_errname(-rc));
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	epd_insmod(ko, params);
+}
+
+void
+epd_insmod(const char *ko, const char *params)
+{
+	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+
 	REQUIRE_MSG(fd >= 0, "open %s: %s", ko, strerror(errno));
 	printf("insmod %s %s\n", ko, params);
-	rc = (int)syscall(SYS_finit_module, fd, params, 0);
+	int rc = (int)syscall(SYS_finit_module, fd, params, 0);
 	REQUIRE_MSG(rc == 0, "insmod %s %s: %s", ko, params, strerror(errno));
 	close(fd);
 }

@@ -158,6 +158,8 @@ uint64_t epd_seed_from_env(void);
 
 /* rmmod epdfb (a missing module is fine), then insmod $EPDFB_KO params. */
 void epd_load(const char *params);
+/* Loads the module file ko with params (finit_module); fails the test if it cannot. */
+void epd_insmod(const char *ko, const char *params);
 /* delete_module("epdfb"): 0 or -errno. */
 int epd_try_unload(void);
 bool epd_module_loaded(void);

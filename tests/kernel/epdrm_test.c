@@ -18,7 +18,7 @@ epdrm_load(const char *params)
 {
 	const char *epdfb_ko = getenv("EPDFB_KO");
 	char path[4096], dir[4096];
-	int fd, rc;
+	int rc;
 
 	REQUIRE_MSG(epdfb_ko && *epdfb_ko, "EPDFB_KO is not set");
 	snprintf(dir, sizeof(dir), "%s", epdfb_ko);
@@ -29,12 +29,7 @@ epdrm_load(const char *params)
 	/* what modprobe would load first: the DRM core and its helpers */
 	REQUIRE_MSG(system("modprobe -a drm drm_kms_helper drm_shmem_helper") == 0,
 		"modprobe of the DRM modules failed");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	REQUIRE_MSG(fd >= 0, "open %s: %s", path, strerror(errno));
-	printf("insmod %s %s\n", path, params);
-	rc = (int)syscall(SYS_finit_module, fd, params, 0);
-	REQUIRE_MSG(rc == 0, "insmod %s %s: %s", path, params, strerror(errno));
-	close(fd);
+	epd_insmod(path, params);
 }
 
 int
