@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build into a DESTDIR, as a package build does, and checks the
-# exact list of installed files: vellum, its man pages, epdfb(4), the example
-# configuration and kiosk unit, the example clients and their man pages. The
+# exact list of installed files: vellum, its man pages, epdfb(4), epdrm(4),
+# the example configuration and kiosk unit, the example clients and their man pages. The
 # installed vellum must run, its man page must document every option of
 # `vellum -h`, and the unit must start the installed vellum as an
 # unprivileged user. The example clients run too, and their man pages
@@ -45,7 +45,8 @@ expected=(
 	"$datadir/pkgconfig/vellum-protocols.pc"
 )
 if [ "$man" = man ]; then
-	expected+=("$mandir/man1/vellum.1" "$mandir/man4/epdfb.4" "$mandir/man5/vellum.conf.5")
+	expected+=("$mandir/man1/vellum.1" "$mandir/man4/epdfb.4" "$mandir/man4/epdrm.4"
+		"$mandir/man5/vellum.conf.5")
 	for client in "${clients[@]}"; do
 		expected+=("$mandir/man1/$client.1")
 	done
