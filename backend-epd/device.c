@@ -36,7 +36,7 @@ open_auto(char *error, size_t error_size)
 	if (vl_epd_drm_find_epdrm(path, sizeof(path)))
 		return vl_epd_drm_open(path, error, error_size);
 	snprintf(error, error_size,
-		"no e-paper device (an epdfb or mxc_epdc_fb framebuffer, an epdrm card) was found");
+		"no e-paper framebuffer (epdfb or mxc_epdc_fb) or epdrm card was found");
 	return NULL;
 }
 

@@ -372,6 +372,8 @@ epd_rand_below(uint32_t n)
 int
 epd_try_unload(void)
 {
+	/* epdrm too: a test of epdfb must not find the panel a test of epdrm left */
+	syscall(SYS_delete_module, "epdrm", O_NONBLOCK);
 	if (syscall(SYS_delete_module, "epdfb", O_NONBLOCK) == 0)
 		return 0;
 	return -errno;

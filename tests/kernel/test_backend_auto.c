@@ -40,8 +40,8 @@ main(void)
 	printf("auto: %s\n", error);
 	CHECK_MSG(backend == NULL, "auto took %s, which is no e-paper framebuffer", vfb);
 	CHECK_MSG(strstr(error, "no e-paper framebuffer") && strstr(error, "epdfb") &&
-			  strstr(error, "mxc_epdc_fb"),
-		"error \"%s\" does not say which framebuffers are missing", error);
+			  strstr(error, "mxc_epdc_fb") && strstr(error, "epdrm"),
+		"error \"%s\" does not say which devices are missing", error);
 	if (backend)
 		wlr_backend_destroy(backend);
 	wl_display_destroy(display);

@@ -10,6 +10,7 @@
 #include "epdrm_test.h"
 #include "scene_harness.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,5 +92,13 @@ main(void)
 	free(panel);
 	free(expect);
 	scene_harness_finish(h);
+	/* the backend's threads let go of the card soon after it is destroyed */
+	int rc = -EAGAIN;
+	for (int i = 0; i < 100 && rc == -EAGAIN; i++) {
+		rc = epdrm_try_unload();
+		if (rc == -EAGAIN)
+			epd_sleep_ms(100);
+	}
+	CHECK_RC(rc, 0);
 	return epd_end();
 }
