@@ -220,6 +220,21 @@ static const struct wlr_buffer_impl image_impl = {
 	.end_data_ptr_access = image_end_access,
 };
 
+bool
+scene_harness_gradient_with_block(
+	struct scene_harness *h, uint32_t width, uint32_t height, uint8_t *image)
+{
+	for (uint32_t y = 0; y < height; y++)
+		for (uint32_t x = 0; x < width; x++)
+			image[y * width + x] = (uint8_t)((x + y) * 255 / (width + height - 2));
+	if (!scene_harness_image(h, 0, 0, (int)width, (int)height, image))
+		return false;
+	scene_harness_rect(h, 100, 100, 50, 50, 0);
+	for (uint32_t y = 100; y < 150; y++)
+		memset(image + y * width + 100, 0, 50);
+	return true;
+}
+
 struct wlr_scene_buffer *
 scene_harness_image(
 	struct scene_harness *h, int x, int y, int width, int height, const uint8_t *gray)

@@ -70,6 +70,13 @@ struct wlr_scene_rect *scene_harness_rect(
 struct wlr_scene_buffer *scene_harness_image(
 	struct scene_harness *h, int x, int y, int width, int height, const uint8_t *gray);
 void scene_harness_set_gray(struct wlr_scene_rect *rect, uint8_t gray);
+/*
+ * A gradient over the whole width x height output with a black 50x50 block
+ * at 100,100 over it (an image node and a rect node); image gets what the
+ * panel should show, width x height gray bytes.
+ */
+bool scene_harness_gradient_with_block(
+	struct scene_harness *h, uint32_t width, uint32_t height, uint8_t *image);
 /* Damages the whole output, so the next commit re-sends identical pixels. */
 void scene_harness_damage_all(struct scene_harness *h);
 /*

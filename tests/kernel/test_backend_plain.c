@@ -36,13 +36,7 @@ main(void)
 		device, error);
 
 	epd_phase("a full-screen image with a black block");
-	for (uint32_t y = 0; y < H; y++)
-		for (uint32_t x = 0; x < W; x++)
-			image[y * W + x] = (uint8_t)((x + y) * 255 / (W + H - 2));
-	REQUIRE(scene_harness_image(h, 0, 0, W, H, image) != NULL);
-	scene_harness_rect(h, 100, 100, 50, 50, 0);
-	for (uint32_t y = 100; y < 150; y++)
-		memset(image + y * W + 100, 0, 50);
+	REQUIRE(scene_harness_gradient_with_block(h, W, H, image));
 
 	REQUIRE(scene_harness_show(h, &feedback));
 	CHECK(feedback.settled);
