@@ -70,9 +70,9 @@ drm_from_device(struct vl_epd_device *dev)
 	return (struct drm_epd_device *)dev;
 }
 
-/* 0: absent */
+/* The property name of object: its id (0: absent), and its value in *value when not NULL. */
 static uint32_t
-find_prop(int fd, uint32_t object, uint32_t type, const char *name)
+find_prop_value(int fd, uint32_t object, uint32_t type, const char *name, uint64_t *value)
 {
 	drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, object, type);
 	uint32_t id = 0;
@@ -81,12 +81,21 @@ find_prop(int fd, uint32_t object, uint32_t type, const char *name)
 		return 0;
 	for (uint32_t i = 0; i < props->count_props && !id; i++) {
 		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
-		if (p && strcmp(p->name, name) == 0)
+		if (p && strcmp(p->name, name) == 0) {
 			id = p->prop_id;
+			if (value)
+				*value = props->prop_values[i];
+		}
 		drmModeFreeProperty(p);
 	}
 	drmModeFreeObjectProperties(props);
 	return id;
+}
+
+static uint32_t
+find_prop(int fd, uint32_t object, uint32_t type, const char *name)
+{
+	return find_prop_value(fd, object, type, name, NULL);
 }
 
 /* The value EPD_WAVEFORM gives a waveform id: itself if listed, else auto. */
@@ -344,6 +353,70 @@ static const struct vl_epd_device_impl kms_impl = {
 	.destroy = drm_destroy,
 };
 
+/* The index of a CRTC the connector's encoders can drive, or -1. */
+static int
+crtc_index_for(int fd, const drmModeRes *res, const drmModeConnector *conn)
+{
+	uint32_t possible = 0;
+
+	for (int e = 0; e < conn->count_encoders; e++) {
+		drmModeEncoderPtr enc = drmModeGetEncoder(fd, conn->encoders[e]);
+		if (enc)
+			possible |= enc->possible_crtcs;
+		drmModeFreeEncoder(enc);
+	}
+	for (int c = 0; c < res->count_crtcs; c++)
+		if (possible & (1u << c))
+			return c;
+	return -1;
+}
+
+/* The primary plane of the CRTC of index crtc_index; R8 makes the device 8 bpp. */
+static bool
+find_primary_plane(struct drm_epd_device *drm, int crtc_index)
+{
+	drmModePlaneResPtr planes = drmModeGetPlaneResources(drm->fd);
+	bool found = false;
+
+	for (uint32_t p = 0; planes && p < planes->count_planes && !found; p++) {
+		drmModePlanePtr plane = drmModeGetPlane(drm->fd, planes->planes[p]);
+		uint64_t type = UINT64_MAX;
+
+		find_prop_value(drm->fd, planes->planes[p], DRM_MODE_OBJECT_PLANE, "type", &type);
+		if (plane && (plane->possible_crtcs & (1u << crtc_index)) &&
+			type == DRM_PLANE_TYPE_PRIMARY) {
+			drm->plane = plane->plane_id;
+			found = true;
+			for (uint32_t f = 0; f < plane->count_formats; f++)
+				if (plane->formats[f] == DRM_FORMAT_R8)
+					drm->base.bpp = 8;
+		}
+		drmModeFreePlane(plane);
+	}
+	drmModeFreePlaneResources(planes);
+	return found;
+}
+
+/* Takes conn, its preferred mode, a CRTC and its primary plane, if it has them. */
+static bool
+use_connector(struct drm_epd_device *drm, const drmModeRes *res, const drmModeConnector *conn)
+{
+	if (conn->connection != DRM_MODE_CONNECTED || conn->count_modes == 0)
+		return false;
+	int crtc_index = crtc_index_for(drm->fd, res, conn);
+	if (crtc_index < 0 || !find_primary_plane(drm, crtc_index))
+		return false;
+	drm->crtc = res->crtcs[crtc_index];
+	drm->connector = conn->connector_id;
+	drm->mode = conn->modes[0];
+	for (int m = 0; m < conn->count_modes; m++)
+		if (conn->modes[m].type & DRM_MODE_TYPE_PREFERRED)
+			drm->mode = conn->modes[m];
+	drm->base.width_mm = conn->mmWidth;
+	drm->base.height_mm = conn->mmHeight;
+	return true;
+}
+
 /* The first connected connector with a mode, a CRTC for it and its primary plane. */
 static bool
 find_pipeline(struct drm_epd_device *drm, char *error, size_t error_size, const char *path)
@@ -357,61 +430,7 @@ find_pipeline(struct drm_epd_device *drm, char *error, size_t error_size, const 
 	}
 	for (int i = 0; i < res->count_connectors && !found; i++) {
 		drmModeConnectorPtr conn = drmModeGetConnector(drm->fd, res->connectors[i]);
-		if (conn && conn->connection == DRM_MODE_CONNECTED && conn->count_modes > 0) {
-			drm->connector = conn->connector_id;
-			drm->mode = conn->modes[0];
-			for (int m = 0; m < conn->count_modes; m++)
-				if (conn->modes[m].type & DRM_MODE_TYPE_PREFERRED)
-					drm->mode = conn->modes[m];
-			drm->base.width_mm = conn->mmWidth;
-			drm->base.height_mm = conn->mmHeight;
-			uint32_t possible = 0;
-			for (int e = 0; e < conn->count_encoders; e++) {
-				drmModeEncoderPtr enc =
-					drmModeGetEncoder(drm->fd, conn->encoders[e]);
-				if (enc)
-					possible |= enc->possible_crtcs;
-				drmModeFreeEncoder(enc);
-			}
-			for (int c = 0; c < res->count_crtcs && !found; c++) {
-				if (possible & (1u << c)) {
-					drm->crtc = res->crtcs[c];
-					found = true;
-				}
-			}
-			if (found) {
-				drmModePlaneResPtr planes = drmModeGetPlaneResources(drm->fd);
-				found = false;
-				for (uint32_t p = 0; planes && p < planes->count_planes && !found;
-					p++) {
-					drmModePlanePtr plane =
-						drmModeGetPlane(drm->fd, planes->planes[p]);
-					uint32_t index = 0;
-					while (res->crtcs[index] != drm->crtc)
-						index++;
-					uint32_t type = find_prop(drm->fd, planes->planes[p],
-						DRM_MODE_OBJECT_PLANE, "type");
-					drmModeObjectPropertiesPtr props =
-						drmModeObjectGetProperties(drm->fd,
-							planes->planes[p], DRM_MODE_OBJECT_PLANE);
-					uint64_t type_value = UINT64_MAX;
-					for (uint32_t k = 0; props && k < props->count_props; k++)
-						if (props->props[k] == type)
-							type_value = props->prop_values[k];
-					drmModeFreeObjectProperties(props);
-					if (plane && (plane->possible_crtcs & (1u << index)) &&
-						type_value == DRM_PLANE_TYPE_PRIMARY) {
-						drm->plane = plane->plane_id;
-						found = true;
-						for (uint32_t f = 0; f < plane->count_formats; f++)
-							if (plane->formats[f] == DRM_FORMAT_R8)
-								drm->base.bpp = 8;
-					}
-					drmModeFreePlane(plane);
-				}
-				drmModeFreePlaneResources(planes);
-			}
-		}
+		found = conn && use_connector(drm, res, conn);
 		drmModeFreeConnector(conn);
 	}
 	drmModeFreeResources(res);
