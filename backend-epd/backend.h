@@ -53,16 +53,20 @@ struct vl_epd_io_result {
 };
 
 struct vl_epd_io_queues;
+struct vl_epd_io_watch;
 
 /*
  * Device I/O off the event loop: one thread submits updates, another waits
- * for them, and results wake the event loop through an eventfd. Some drivers
+ * for them (or the event loop polls the device's completion descriptors),
+ * and results wake the event loop through an eventfd. Some drivers
  * (NXP's mxc_epdc_fb) hold the fbdev lock while a wait blocks, so even a
  * submission can stall for a whole waveform; the event loop never makes
  * either call itself.
  */
 struct vl_epd_io {
 	struct vl_epd_io_queues *queues; /* shared with the threads, which may outlive this */
+	struct wl_event_loop *loop;
+	struct vl_epd_io_watch *watches; /* with completion_fd: the ones polled */
 	struct wl_event_source *source;
 	struct wl_event_source *removal; /* the device's removal_fd */
 	void (*handler)(const struct vl_epd_io_result *result, void *data);

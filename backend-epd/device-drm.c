@@ -5,7 +5,7 @@
  * as repaper). The panel's pixels are one dumb buffer, mapped; each update
  * is an atomic commit of that buffer with the update's rect as its damage,
  * and with epdrm its marker completes when the commit's settle fence
- * signals.
+ * signals, which the backend polls on its event loop.
  */
 #include <drm_fourcc.h>
 #include <epdfb.h>
@@ -26,8 +26,8 @@
 
 #include "device.h"
 
-/* Settle fences not waited for yet: as many as the I/O queues hold. */
-#define DRM_FENCES_MAX 256
+/* Settle fences not collected yet: more than the backend keeps in flight. */
+#define DRM_FENCES_MAX 512
 /* A full update queue refuses commits: wait for a fence, then try again. */
 #define DRM_BUSY_RETRIES 50
 
@@ -57,8 +57,9 @@ struct drm_epd_device {
 	size_t map_size;
 	/* the kernel's device events, which tell when the device may be gone */
 	int uevent_fd;
-	/* cancel: written once, makes every wait return */
+	/* cancel: written once, makes a submission's wait for room return */
 	int cancel_fd;
+	/* the fences, between the submit thread and the event loop */
 	pthread_mutex_t lock;
 	struct settle_fence fences[DRM_FENCES_MAX];
 	size_t n_fences;
@@ -180,33 +181,20 @@ out:
 	return ret;
 }
 
-/* Waits for a settle fence to signal, or for cancel: 0 or a negative errno. */
-static int
+/* Waits for a settle fence to signal, or for cancel. */
+static void
 wait_fence(struct drm_epd_device *drm, int fd)
 {
 	struct pollfd fds[2] = {
 		{.fd = fd, .events = POLLIN},
 		{.fd = drm->cancel_fd, .events = POLLIN},
 	};
-	struct sync_file_info info = {0};
 
-	for (;;) {
-		if (poll(fds, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (fds[1].revents)
-			return -ECANCELED;
-		if (fds[0].revents)
-			break;
-	}
-	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info) < 0)
-		return -errno;
-	return info.status < 0 ? info.status : 0;
+	while (poll(fds, 2, -1) < 0 && errno == EINTR)
+		;
 }
 
-/* Waits for the oldest settle fence, leaving it for its own wait. */
+/* Waits for the oldest settle fence, leaving it for the event loop to collect. */
 static void
 wait_oldest_fence(struct drm_epd_device *drm)
 {
@@ -230,6 +218,14 @@ drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	struct drm_epd_device *drm = drm_from_device(dev);
 	int settle_fd = -1, ret;
 
+	pthread_mutex_lock(&drm->lock);
+	bool room = drm->n_fences < DRM_FENCES_MAX;
+	pthread_mutex_unlock(&drm->lock);
+	if (!room) {
+		/* the backend keeps fewer in flight: a fence it never collected */
+		errno = ENOSPC;
+		return false;
+	}
 	for (int tries = 0;; tries++) {
 		ret = commit_update(drm, update, drm->epd ? &settle_fd : NULL);
 		if (ret != -EBUSY || tries == DRM_BUSY_RETRIES)
@@ -244,41 +240,58 @@ drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	if (settle_fd < 0)
 		return true;
 	pthread_mutex_lock(&drm->lock);
-	if (drm->n_fences == DRM_FENCES_MAX) {
-		/* more than the I/O queues hold: the oldest is waited for no more */
-		close(drm->fences[0].fd);
-		memmove(drm->fences, drm->fences + 1,
-			(DRM_FENCES_MAX - 1) * sizeof(drm->fences[0]));
-		drm->n_fences--;
-	}
 	drm->fences[drm->n_fences++] = (struct settle_fence){update->marker, settle_fd};
 	pthread_mutex_unlock(&drm->lock);
 	return true;
 }
 
+/* With the lock held: the index of the marker's fence, or -1. */
+static ssize_t
+find_fence(const struct drm_epd_device *drm, uint32_t marker)
+{
+	for (size_t i = 0; i < drm->n_fences; i++) {
+		if (drm->fences[i].marker == marker)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
 static int
-drm_wait(struct vl_epd_device *dev, uint32_t marker)
+drm_completion_fd(struct vl_epd_device *dev, uint32_t marker)
 {
 	struct drm_epd_device *drm = drm_from_device(dev);
-	int fd = -1, ret;
 
 	pthread_mutex_lock(&drm->lock);
-	for (size_t i = 0; i < drm->n_fences; i++) {
-		if (drm->fences[i].marker != marker)
-			continue;
+	ssize_t i = find_fence(drm, marker);
+	/* a driver without settle fences: the commit is all there is to know */
+	int fd = i < 0 ? -1 : drm->fences[i].fd;
+	pthread_mutex_unlock(&drm->lock);
+	return fd;
+}
+
+/* The fence has signalled (or there is none): its status, and it is closed. */
+static int
+drm_collect_completion(struct vl_epd_device *dev, uint32_t marker)
+{
+	struct drm_epd_device *drm = drm_from_device(dev);
+	struct sync_file_info info = {0};
+	int fd = -1;
+
+	pthread_mutex_lock(&drm->lock);
+	ssize_t i = find_fence(drm, marker);
+	if (i >= 0) {
 		fd = drm->fences[i].fd;
 		memmove(drm->fences + i, drm->fences + i + 1,
-			(drm->n_fences - i - 1) * sizeof(drm->fences[0]));
+			(drm->n_fences - (size_t)i - 1) * sizeof(drm->fences[0]));
 		drm->n_fences--;
-		break;
 	}
 	pthread_mutex_unlock(&drm->lock);
-	/* a driver without settle fences: the commit is all there is to know */
 	if (fd < 0)
 		return 0;
-	ret = wait_fence(drm, fd);
+	int ret = ioctl(fd, SYNC_IOC_FILE_INFO, &info) < 0 ? -errno : info.status;
 	close(fd);
-	return ret;
+	/* status 1: signalled; 0 would be a fence still running, never polled readable */
+	return ret < 0 ? ret : 0;
 }
 
 static void
@@ -336,7 +349,8 @@ drm_destroy(struct vl_epd_device *dev)
 static const struct vl_epd_device_impl epdrm_impl = {
 	.name = "epdrm",
 	.submit = drm_submit,
-	.wait = drm_wait,
+	.completion_fd = drm_completion_fd,
+	.collect_completion = drm_collect_completion,
 	.cancel = drm_cancel,
 	.removal_fd = drm_removal_fd,
 	.removed = drm_removed,
@@ -346,7 +360,8 @@ static const struct vl_epd_device_impl epdrm_impl = {
 static const struct vl_epd_device_impl kms_impl = {
 	.name = "drm",
 	.submit = drm_submit,
-	.wait = drm_wait,
+	.completion_fd = drm_completion_fd,
+	.collect_completion = drm_collect_completion,
 	.cancel = drm_cancel,
 	.removal_fd = drm_removal_fd,
 	.removed = drm_removed,

@@ -31,8 +31,21 @@ struct vl_epd_device_impl {
 	const char *name;
 	/* Shows what the pixels hold in rect; the marker completes later. */
 	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
-	/* Blocks until marker completed: 0, or a negative errno. */
+	/*
+	 * Blocks until marker completed: 0, or a negative errno. Devices that
+	 * have completion_fd leave it NULL.
+	 */
 	int (*wait)(struct vl_epd_device *dev, uint32_t marker);
+	/*
+	 * Optional, instead of wait, for devices whose completions come as
+	 * descriptors (DRM's sync_files): a descriptor that becomes readable
+	 * when the submitted marker has completed, or -1 when it completed with
+	 * its submission. The backend polls it on its event loop, so no thread
+	 * sits in a wait; the device keeps owning it until collect_completion,
+	 * which gives the marker's result (0 or a negative errno) and lets go.
+	 */
+	int (*completion_fd)(struct vl_epd_device *dev, uint32_t marker);
+	int (*collect_completion)(struct vl_epd_device *dev, uint32_t marker);
 	/*
 	 * Optional: called when the backend stops sending updates, before
 	 * destroy, which may come later.

@@ -1,7 +1,9 @@
 /*
  * Device I/O threads: one submits queued updates, one waits for submitted
  * markers in order; both post results and wake the event loop through an
- * eventfd. They sleep on condition variables while nothing is queued, so an
+ * eventfd. A device whose completions are descriptors (completion_fd) has no
+ * wait thread: the event loop polls them, and their markers complete in the
+ * order the panel finishes them. They sleep on condition variables while nothing is queued, so an
  * idle panel costs no wake-ups. The queues are fixed rings: the output never
  * has more updates in flight than they hold, and nothing is allocated on the
  * way. The threads hold references to the queues and the device, so a
@@ -9,6 +11,7 @@
  * returns at once and the last thread out frees them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -30,6 +33,19 @@ struct ring {
 	size_t head, len;
 };
 
+/* What the threads tell the event loop about one update. */
+struct io_report {
+	struct vl_epd_io_result result;
+	bool submitted; /* and its completion is for the event loop to poll */
+};
+
+/* A completion descriptor polled on the event loop. */
+struct vl_epd_io_watch {
+	struct vl_epd_io *io;
+	uint32_t marker;
+	struct wl_event_source *source; /* NULL: the slot is free */
+};
+
 struct vl_epd_io_queues {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -42,7 +58,7 @@ struct vl_epd_io_queues {
 	struct ring to_submit, to_wait, results;
 	struct vl_epd_update submissions[RING_SIZE];
 	uint32_t waits[RING_SIZE];
-	struct vl_epd_io_result done[RING_SIZE];
+	struct io_report done[RING_SIZE];
 };
 
 /* Index of the slot a push goes to; false when the ring is full. */
@@ -81,16 +97,19 @@ unref_queues(struct vl_epd_io_queues *q)
 	free(q);
 }
 
-/* With the lock held. Each update yields one result, so the ring has room. */
+/* With the lock held. Each update yields one report, so the ring has room. */
 static void
-post_result(struct vl_epd_io_queues *q, uint32_t marker, int error)
+post_report(struct vl_epd_io_queues *q, uint32_t marker, int error, bool submitted)
 {
 	size_t slot;
 	uint64_t one = 1;
 
 	if (!ring_push(&q->results, &slot))
 		return;
-	q->done[slot] = (struct vl_epd_io_result){.marker = marker, .error = error};
+	q->done[slot] = (struct io_report){
+		.result = {.marker = marker, .error = error},
+		.submitted = submitted,
+	};
 	if (write(q->eventfd, &one, sizeof(one)) < 0 && errno != EAGAIN)
 		wlr_log_errno(WLR_ERROR, "waking the event loop");
 }
@@ -117,11 +136,13 @@ submit_thread(void *data)
 		pthread_mutex_lock(&q->lock);
 		ring_pop(&q->to_submit);
 		size_t slot;
-		if (ok && ring_push(&q->to_wait, &slot)) {
+		if (ok && q->device->impl->completion_fd) {
+			post_report(q, update.marker, 0, true);
+		} else if (ok && ring_push(&q->to_wait, &slot)) {
 			q->waits[slot] = update.marker;
 			pthread_cond_broadcast(&q->wake);
 		} else {
-			post_result(q, update.marker, ok ? -ENOSPC : error);
+			post_report(q, update.marker, ok ? -ENOSPC : error, false);
 		}
 	}
 	q->submitting = false;
@@ -149,7 +170,7 @@ wait_thread(void *data)
 
 		pthread_mutex_lock(&q->lock);
 		ring_pop(&q->to_wait);
-		post_result(q, marker, error);
+		post_report(q, marker, error, false);
 	}
 	pthread_mutex_unlock(&q->lock);
 	unref_queues(q);
@@ -157,11 +178,60 @@ wait_thread(void *data)
 }
 
 static int
+handle_completion_fd(int fd, uint32_t mask, void *data)
+{
+	struct vl_epd_io_watch *watch = data;
+	struct vl_epd_io *io = watch->io;
+	struct vl_epd_device *device = io->queues->device;
+	(void)fd;
+	(void)mask;
+
+	wl_event_source_remove(watch->source);
+	watch->source = NULL;
+	struct vl_epd_io_result result = {
+		.marker = watch->marker,
+		.error = device->impl->collect_completion(device, watch->marker),
+	};
+	io->handler(&result, io->data);
+	return 0;
+}
+
+/* A submitted update whose completion the event loop polls: false when it is known now. */
+static bool
+watch_completion(struct vl_epd_io *io, struct vl_epd_io_result *result)
+{
+	struct vl_epd_device *device = io->queues->device;
+	int fd = device->impl->completion_fd(device, result->marker);
+
+	if (fd < 0) {
+		result->error = device->impl->collect_completion(device, result->marker);
+		return false;
+	}
+	/* as many as the rings hold: an update in flight always finds a slot */
+	for (size_t i = 0; i < RING_SIZE; i++) {
+		struct vl_epd_io_watch *watch = &io->watches[i];
+		if (watch->source)
+			continue;
+		watch->io = io;
+		watch->marker = result->marker;
+		watch->source = wl_event_loop_add_fd(
+			io->loop, fd, WL_EVENT_READABLE, handle_completion_fd, watch);
+		if (!watch->source)
+			break;
+		return true;
+	}
+	wlr_log(WLR_ERROR, "cannot poll the completion of panel update %" PRIu32, result->marker);
+	device->impl->collect_completion(device, result->marker);
+	result->error = -ENOMEM;
+	return false;
+}
+
+static int
 handle_eventfd(int fd, uint32_t mask, void *data)
 {
 	struct vl_epd_io *io = data;
 	struct vl_epd_io_queues *q = io->queues;
-	struct vl_epd_io_result results[RING_SIZE];
+	struct io_report reports[RING_SIZE];
 	uint64_t count;
 	size_t n = 0;
 
@@ -170,12 +240,15 @@ handle_eventfd(int fd, uint32_t mask, void *data)
 
 	pthread_mutex_lock(&q->lock);
 	while (q->results.len > 0)
-		results[n++] = q->done[ring_pop(&q->results)];
+		reports[n++] = q->done[ring_pop(&q->results)];
 	pthread_mutex_unlock(&q->lock);
 
 	/* The handler never destroys the output: it defers that to an idle source. */
-	for (size_t i = 0; i < n; i++)
-		io->handler(&results[i], io->data);
+	for (size_t i = 0; i < n; i++) {
+		if (reports[i].submitted && watch_completion(io, &reports[i].result))
+			continue;
+		io->handler(&reports[i].result, io->data);
+	}
 	return 0;
 }
 
@@ -202,7 +275,7 @@ handle_removal(int fd, uint32_t mask, void *data)
  * no thread accepts.
  */
 static bool
-start_thread(struct vl_epd_io_queues *q, void *(*func)(void *))
+start_thread(struct vl_epd_io_queues *q, void *(*func)(void *), const char *name)
 {
 	sigset_t all, old;
 	pthread_t thread;
@@ -216,6 +289,8 @@ start_thread(struct vl_epd_io_queues *q, void *(*func)(void *))
 		q->refs--;
 		return false;
 	}
+	/* so that top -H, gdb and the tests tell them apart */
+	pthread_setname_np(thread, name);
 	pthread_detach(thread);
 	return true;
 }
@@ -226,12 +301,21 @@ vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_eve
 {
 	struct vl_epd_io_queues *q = calloc(1, sizeof(*q));
 
-	*io = (struct vl_epd_io){.handler = handler, .data = data};
+	*io = (struct vl_epd_io){.loop = loop, .handler = handler, .data = data};
 	if (!q)
 		return false;
+	if (device->impl->completion_fd) {
+		io->watches = calloc(RING_SIZE, sizeof(*io->watches));
+		if (!io->watches) {
+			free(q);
+			return false;
+		}
+	}
 	q->eventfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (q->eventfd < 0) {
 		wlr_log_errno(WLR_ERROR, "eventfd");
+		free(io->watches);
+		io->watches = NULL;
 		free(q);
 		return false;
 	}
@@ -247,9 +331,10 @@ vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_eve
 	io->queues = q;
 	io->source = wl_event_loop_add_fd(loop, q->eventfd, WL_EVENT_READABLE, handle_eventfd, io);
 	pthread_mutex_lock(&q->lock);
-	bool started = io->source && start_thread(q, submit_thread);
+	bool started = io->source && start_thread(q, submit_thread, "epd-submit");
 	q->submitting = started;
-	started = started && start_thread(q, wait_thread);
+	if (!device->impl->completion_fd)
+		started = started && start_thread(q, wait_thread, "epd-wait");
 	pthread_mutex_unlock(&q->lock);
 	if (!started) {
 		wlr_log(WLR_ERROR, "cannot start the device I/O threads");
@@ -275,6 +360,13 @@ vl_epd_io_finish(struct vl_epd_io *io)
 		wl_event_source_remove(io->source);
 	if (io->removal)
 		wl_event_source_remove(io->removal);
+	/* the device closes the descriptors, with the queues' last reference to it */
+	for (size_t i = 0; io->watches && i < RING_SIZE; i++) {
+		if (io->watches[i].source)
+			wl_event_source_remove(io->watches[i].source);
+	}
+	free(io->watches);
+	io->watches = NULL;
 	/*
 	 * What is queued still goes to the panel, so that it ends showing the
 	 * last frame; a driver that blocks submissions gets a bounded time.

@@ -551,6 +551,32 @@ epd_close(struct epd *d)
 	d->model = NULL;
 }
 
+unsigned int
+epd_threads_named(const char *name)
+{
+	DIR *tasks = opendir("/proc/self/task");
+	struct dirent *task;
+	unsigned int n = 0;
+
+	if (!tasks)
+		return 0;
+	while ((task = readdir(tasks))) {
+		char path[300], *comm;
+
+		if (task->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", task->d_name);
+		comm = epd_read_file(path, NULL);
+		if (comm) {
+			comm[strcspn(comm, "\n")] = '\0';
+			n += !strcmp(comm, name);
+		}
+		free(comm);
+	}
+	closedir(tasks);
+	return n;
+}
+
 int
 epd_write_file(const char *path, const char *text)
 {

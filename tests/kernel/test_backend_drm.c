@@ -5,7 +5,7 @@
  * the trace's rect, with the waveform the backend chose through
  * EPD_WAVEFORM; the panel ends up showing the scene; the backend's
  * feedback says settled only once the panel has finished (the settle
- * fence), never before the trace's end time.
+ * fence, polled on the event loop), never before the trace's end time.
  */
 #include "epdrm_test.h"
 #include "scene_harness.h"
@@ -43,6 +43,9 @@ main(void)
 	REQUIRE(scene_harness_show(h, &feedback));
 	uint64_t settled_ns = epd_now_ns();
 	CHECK(feedback.settled);
+	/* the settle fences are polled on the event loop: no thread waits in them */
+	CHECK_EQ(epd_threads_named("epd-submit"), 1);
+	CHECK_EQ(epd_threads_named("epd-wait"), 0);
 	REQUIRE(epdrm_wait_idle(e));
 	uint8_t *panel = epd_alloc_image(&e->panel), *expect = epd_alloc_image(&e->panel);
 	epd_read_panel(&e->panel, panel);
