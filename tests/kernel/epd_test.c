@@ -777,10 +777,16 @@ epd_wait_idle(struct epd *d)
 
 	if (d->fd >= 0)
 		return ioctl(d->fd, FBIO_WAITFORVSYNC, &crtc) ? -errno : 0;
-	/* no framebuffer (epdrm): every update submitted has completed or merged */
+	/*
+	 * No framebuffer (epdrm): as many updates have completed or merged as
+	 * were submitted before the call, which is the ioctl's wait unless a
+	 * later update completes before an earlier one.
+	 */
+	long long submitted = -1;
 	for (int i = 0; i < 3000; i++) {
 		char *stats = epd_stats_snapshot(d);
-		long long submitted = epd_snapshot_stat(stats, "updates_submitted");
+		if (submitted < 0)
+			submitted = epd_snapshot_stat(stats, "updates_submitted");
 		long long done = epd_snapshot_stat(stats, "updates_completed") +
 				 epd_snapshot_stat(stats, "updates_merged");
 		free(stats);

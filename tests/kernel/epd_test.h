@@ -214,7 +214,7 @@ int epd_update(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t 
 	uint32_t waveform, uint32_t mode, uint32_t marker, int temp, uint32_t flags);
 /* MXCFB_WAIT_FOR_UPDATE_COMPLETE: 0 or -errno; collision may be NULL. */
 int epd_wait(struct epd *d, uint32_t marker, uint32_t *collision);
-/* FBIO_WAITFORVSYNC: 0 or -errno. */
+/* FBIO_WAITFORVSYNC (the updates submitted before the call complete): 0 or -errno. */
 int epd_wait_idle(struct epd *d);
 int epd_set_temp(struct epd *d, int temp);
 int epd_set_scheme(struct epd *d, uint32_t scheme);

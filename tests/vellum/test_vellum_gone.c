@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The panel's framebuffer goes away under vellum (its platform device is
- * unbound; rmmod is refused while vellum holds the device open): vellum
+ * The panel's device goes away under vellum (its platform device is
+ * unbound; rmmod is refused while vellum holds the device open), on epdfb
+ * or on epdrm (vellum_panel.h): vellum
  * says so in one line naming the device and exits with status 1, having
  * ended its application, whether the panel was idle or busy with updates.
  * It spends next to no CPU time between the loss and its exit: no busy
  * loop.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "epd_test.h"
+#include "vellum_panel.h"
 #include "vellum_run.h"
 
 /* CPU time of a process, user and system, in clock ticks; -1 when it is gone. */
@@ -44,7 +47,7 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 	char line[512], devnode[sizeof(dev.devnode)];
 	unsigned int gone_lines = 1;
 
-	epd_open(d, "width=640 height=480 bpp=8 time_scale=10");
+	vellum_panel_open(d, "width=640 height=480 bpp=8 time_scale=10");
 	memcpy(devnode, d->devnode, sizeof(devnode));
 	/* vellum may have another child, libseat's built-in seat server: the app says its pid */
 	const char *args[] = {"-c", config, "-d", devnode, "--no-xwayland", "--", "sh", "-c",
@@ -59,17 +62,19 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 	/* the panel settles; the test lets go of the device: only vellum holds it */
 	REQUIRE_RC(epd_wait_idle(d), 0);
 	epd_close(d);
-	CHECK_MSG(epd_try_unload() < 0, "rmmod went through with vellum holding the device");
+	CHECK_RC(vellum_panel_try_unload(), -EAGAIN);
 
-	epd_phase("unbind the framebuffer (%s client)", client_mode);
+	epd_phase("unbind the panel's device (%s client)", client_mode);
 	long cpu_before = cpu_ticks(run.pid);
 	uint64_t t0 = epd_now_ns();
-	REQUIRE_RC(epd_unbind(), 0);
+	REQUIRE_RC(vellum_panel_unbind(), 0);
 	REQUIRE_MSG(vellum_expect(&run, "vellum: the panel ", line, sizeof(line), 60),
 		"vellum did not report the loss of the panel");
 	double noticed_ms = epd_ms_since(t0);
-	CHECK_MSG(strstr(line, devnode) && strstr(line, "gone"), "\"%s\" does not name %s", line,
-		devnode);
+	/* the device's path, without the driver's prefix: "drm:/dev/dri/card0" */
+	const char *path = strchr(devnode, ':') ? strchr(devnode, ':') + 1 : devnode;
+	CHECK_MSG(
+		strstr(line, path) && strstr(line, "gone"), "\"%s\" does not name %s", line, path);
 
 	/* the rest of its output, up to its end: vellum and its application exited */
 	while (vellum_read_line(run.out_fd, "vellum", "", line, sizeof(line), 60))
@@ -93,7 +98,7 @@ lose_panel(const char *config, const char *client_mode, const char *ready)
 	 */
 	CHECK_LE((cpu_after - cpu_before) * 1000 / hz, 2000);
 	CHECK_MSG(kill(app_pid, 0) < 0, "the application (pid %d) still runs", (int)app_pid);
-	CHECK_RC(epd_try_unload(), 0);
+	CHECK_RC(vellum_panel_try_unload(), 0);
 }
 
 int

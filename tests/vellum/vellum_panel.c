@@ -104,3 +104,17 @@ vellum_panel_clear(struct epd *d)
 	else
 		epd_clear(d);
 }
+
+int
+vellum_panel_unbind(void)
+{
+	if (vellum_panel_is_drm())
+		return epd_write_file(EPDRM_UNBIND_PATH, EPDRM_DEV_NAME);
+	return epd_unbind();
+}
+
+int
+vellum_panel_try_unload(void)
+{
+	return vellum_panel_is_drm() ? epdrm_try_unload() : epd_try_unload();
+}

@@ -23,5 +23,9 @@ bool vellum_panel_is_drm(void);
 void vellum_panel_open(struct epd *d, const char *params);
 /* A flashing full refresh to white, settled, as epd_clear(). */
 void vellum_panel_clear(struct epd *d);
+/* Unbinds the panel's device from its driver, as an unplug: 0 or -errno. */
+int vellum_panel_unbind(void);
+/* Unloads the panel's driver: 0, or -errno (EAGAIN: in use). */
+int vellum_panel_try_unload(void);
 
 #endif
