@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -549,6 +550,21 @@ epd_close(struct epd *d)
 	d->map = NULL;
 	d->fd = -1;
 	d->model = NULL;
+}
+
+int
+epd_run_command(const char *command, char *out, size_t size)
+{
+	FILE *p = popen(command, "r");
+	size_t used = 0;
+
+	REQUIRE_MSG(p, "cannot run %s", command);
+	printf("+ %s\n", command);
+	while (used + 1 < size && fgets(out + used, (int)(size - used), p))
+		used += strlen(out + used);
+	out[used] = '\0';
+	int status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 unsigned int

@@ -247,6 +247,8 @@ void epd_trace_print(const struct epd_trace *t);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer; NULL on errors. */
 char *epd_read_file(const char *path, size_t *len);
 int epd_write_file(const char *path, const char *text);
+/* Runs a shell command, its output in out: its exit status, or -1. */
+int epd_run_command(const char *command, char *out, size_t size);
 /* How many of this process's threads have the name (their comm). */
 unsigned int epd_threads_named(const char *name);
 /* Makes the next count faults of a kind happen (knob: an inject_* file of debugfs). */

@@ -274,3 +274,38 @@ epdrm_wait_idle(struct epdrm *e)
 {
 	return epd_wait_idle(&e->panel) == 0;
 }
+
+int
+epdrm_find_fbdev(void)
+{
+	for (int i = 0; i < 32; i++) {
+		char path[64], name[32] = "";
+		snprintf(path, sizeof(path), "/sys/class/graphics/fb%d/name", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		bool ours = fgets(name, sizeof(name), f) && !strncmp(name, "epdrmdrmfb", 10);
+		fclose(f);
+		if (ours)
+			return i;
+	}
+	return -1;
+}
+
+void
+epdrm_clear_white(struct epdrm *e)
+{
+	struct epdrm_fb white;
+	int settle = -1;
+
+	epdrm_fb_create(e, &white, DRM_FORMAT_R8);
+	REQUIRE_RC(epdrm_commit(e, &(struct epdrm_commit){.fb = &white,
+					   .waveform = epdrm_waveform_value(e, "GC16"),
+					   .full = 1,
+					   .settle_fd = &settle}),
+		0);
+	REQUIRE_MSG(epdrm_wait_idle(e), "the panel did not settle after clearing");
+	if (settle >= 0)
+		close(settle);
+	epdrm_fb_destroy(e, &white);
+}

@@ -84,4 +84,10 @@ int epdrm_commit(struct epdrm *e, const struct epdrm_commit *c);
 /* Waits until the panel has completed every update submitted; false on timeout. */
 bool epdrm_wait_idle(struct epdrm *e);
 
+/* A white frame, GC16 with a flash, settled: the card must be open, as master. */
+void epdrm_clear_white(struct epdrm *e);
+
+/* N of the fbdev emulation's /dev/fbN, or -1. */
+int epdrm_find_fbdev(void);
+
 #endif

@@ -114,24 +114,6 @@ trace_with_waveform(const struct epd_trace *trace, size_t n, const char *wavefor
 	return NULL;
 }
 
-/* The fbdev emulation's /dev/fbN of epdrm, or -1. */
-static int
-find_emulated_fb(void)
-{
-	for (int i = 0; i < 32; i++) {
-		char path[64], name[32] = "";
-		snprintf(path, sizeof(path), "/sys/class/graphics/fb%d/name", i);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		bool ours = fgets(name, sizeof(name), f) && !strncmp(name, "epdrmdrmfb", 10);
-		fclose(f);
-		if (ours)
-			return i;
-	}
-	return -1;
-}
-
 static void
 check_settle_fences(struct epdrm *e, struct epdrm_fb *gray)
 {
@@ -253,7 +235,7 @@ static void
 check_fbdev_emulation(struct epdrm *e)
 {
 	epd_phase("the fbdev emulation: writes to /dev/fbN reach the panel");
-	int num = find_emulated_fb();
+	int num = epdrm_find_fbdev();
 	REQUIRE_MSG(num >= 0, "no /dev/fb* of epdrm's fbdev emulation");
 	char node[32];
 	snprintf(node, sizeof(node), "/dev/fb%d", num);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * epdrm under libdrm's own clients (Debian's libdrm-tests): modetest lists
+ * epdrm under real clients. libdrm's own (Debian's libdrm-tests): modetest lists
  * the connector with the panel's mode and the plane's EPD_* properties, and
  * sets the mode, which reaches the panel as a whole-plane update, and sets
  * EPD_WAVEFORM through the legacy property call (-w): the value sticks and
  * the update it causes uses that waveform; a value outside the enum is
  * refused and changes nothing. proptest, which knows connectors and CRTCs
- * only, lists the pipeline's other properties.
+ * only, lists the pipeline's other properties. And fbdev programs on the
+ * fbdev emulation's /dev/fbN: Xorg's fbdev driver shows its black root
+ * window and an xclock window white where its geometry puts it.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +24,154 @@
 #define W 320
 #define H 240
 
-/* Runs a shell command, its output in out; its exit status. */
-static int
-run(const char *command, char *out, size_t size)
+/* Starts a shell command in the background, its output in log. */
+static pid_t
+spawn(const char *command, const char *log)
 {
-	FILE *p = popen(command, "r");
-	size_t used = 0;
+	printf("+ %s &\n", command);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
 
-	REQUIRE_MSG(p, "cannot run %s", command);
-	printf("+ %s\n", command);
-	while (used + 1 < size && fgets(out + used, (int)(size - used), p))
-		used += strlen(out + used);
-	out[used] = '\0';
-	int status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+static void
+stop(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
+/* The share of the rect's pixels on the panel that are light (above mid-gray). */
+static double
+light_share(const uint8_t *panel, uint32_t left, uint32_t top, uint32_t width, uint32_t height)
+{
+	size_t light = 0;
+
+	for (uint32_t y = top; y < top + height; y++)
+		for (uint32_t x = left; x < left + width; x++)
+			light += panel[(size_t)y * W + x] > 0x80;
+	return (double)light / ((double)width * height);
+}
+
+struct panel_wish {
+	uint32_t left, top, width, height;
+	double min_light, max_light;
+};
+
+/*
+ * Polls the panel until every wish holds (the programs draw when they like),
+ * for at most a minute, then lets it settle: false when they never held.
+ */
+static bool
+wait_panel(struct epdrm *e, const struct panel_wish *wishes, size_t n)
+{
+	uint8_t *panel = epd_alloc_image(&e->panel);
+	bool held = false;
+
+	for (int i = 0; i < 300 && !held; i++) {
+		if (i)
+			epd_sleep_ms(200);
+		epd_read_panel(&e->panel, panel);
+		held = true;
+		for (size_t j = 0; j < n; j++) {
+			const struct panel_wish *w = &wishes[j];
+			double share = light_share(panel, w->left, w->top, w->width, w->height);
+			held &= share >= w->min_light && share <= w->max_light;
+			if (i % 25 == 0)
+				printf("  %ux%u+%u+%u: %.0f %% light\n", w->width, w->height,
+					w->left, w->top, share * 100);
+		}
+	}
+	free(panel);
+	return held && epdrm_wait_idle(e);
+}
+
+static bool
+wait_path(const char *path, int seconds)
+{
+	for (int i = 0; i < seconds * 10; i++) {
+		if (access(path, F_OK) == 0)
+			return true;
+		epd_sleep_ms(100);
+	}
+	return false;
+}
+
+static void
+check_xorg(struct epdrm *e)
+{
+	static const char conf_path[] = "/tmp/epdrm-xorg.conf", log[] = "/tmp/epdrm-xorg.log";
+	char command[512], out[4096];
+
+	epd_phase("Xorg's fbdev driver on the emulated /dev/fbN: its root, then an xclock");
+	/* white first, so that black is Xorg's doing */
+	epdrm_open(e);
+	epdrm_clear_white(e);
+	epdrm_close(e);
+	CHECK_MSG(wait_panel(e, &(struct panel_wish){0, 0, W, H, 0.98, 1}, 1),
+		"the panel is not white before Xorg starts");
+	int num = epdrm_find_fbdev();
+	REQUIRE_MSG(num >= 0, "no /dev/fb* of epdrm's fbdev emulation");
+	FILE *conf = fopen(conf_path, "w");
+	REQUIRE(conf);
+	/* no input devices, no screen saver: only the fbdev driver matters */
+	fprintf(conf,
+		"Section \"ServerFlags\"\n"
+		"\tOption \"AutoAddDevices\" \"false\"\n"
+		"\tOption \"AutoEnableDevices\" \"false\"\n"
+		"\tOption \"BlankTime\" \"0\"\n"
+		"EndSection\n"
+		"Section \"Device\"\n"
+		"\tIdentifier \"epdrm\"\n"
+		"\tDriver \"fbdev\"\n"
+		"\tOption \"fbdev\" \"/dev/fb%d\"\n"
+		"EndSection\n"
+		"Section \"Screen\"\n"
+		"\tIdentifier \"screen\"\n"
+		"\tDevice \"epdrm\"\n"
+		"\tDefaultDepth 24\n"
+		"EndSection\n",
+		num);
+	REQUIRE(fclose(conf) == 0);
+	snprintf(command, sizeof(command),
+		"exec Xorg :7 -config %s -keeptty -novtswitch -sharevts -nolisten tcp -noreset -s "
+		"0 "
+		"-dpms -logfile /tmp/epdrm-xorg-server.log",
+		conf_path);
+	pid_t xorg = spawn(command, log);
+	bool up = wait_path("/tmp/.X11-unix/X7", 60);
+	if (!up) {
+		epd_run_command("tail -n 30 /tmp/epdrm-xorg-server.log /tmp/epdrm-xorg.log", out,
+			sizeof(out));
+		printf("%s", out);
+	}
+	REQUIRE_MSG(up, "Xorg did not start on /dev/fb%d", num);
+	/* Xorg's root window is black */
+	CHECK_MSG(wait_panel(e, &(struct panel_wish){0, 0, W, H, 0, 0.02}, 1),
+		"the panel did not show Xorg's black root window");
+
+	pid_t xclock = spawn("DISPLAY=:7 exec xclock -geometry 120x100+60+50 -bg white -fg black "
+			     "-hd black -hl black -update 1",
+		"/tmp/epdrm-xclock.log");
+	/* without a window manager the window is where its geometry says, undecorated */
+	const struct panel_wish clock_shown[] = {
+		{60 + 10, 50 + 10, 100, 80, 0.6, 1},
+		{0, 0, 60, H, 0, 0.02},
+		{180, 0, W - 180, H, 0, 0.02},
+	};
+	CHECK_MSG(wait_panel(e, clock_shown, 3), "the panel did not show xclock's white window");
+	stop(xclock);
+	stop(xorg);
+	unlink(conf_path);
 }
 
 static uint64_t
@@ -69,15 +206,15 @@ main(void)
 	epdrm_close(e);
 
 	epd_phase("modetest lists the connector, its mode and the plane's properties");
-	CHECK_EQ(run("modetest -M epdrm -c 2>&1", out, sizeof(out)), 0);
+	CHECK_EQ(epd_run_command("modetest -M epdrm -c 2>&1", out, sizeof(out)), 0);
 	CHECK_MSG(strstr(out, "connected") && strstr(out, "320x240"),
 		"no connected connector with 320x240 in:\n%s", out);
-	CHECK_EQ(run("modetest -M epdrm -p 2>&1", out, sizeof(out)), 0);
+	CHECK_EQ(epd_run_command("modetest -M epdrm -p 2>&1", out, sizeof(out)), 0);
 	/* EPD_SETTLE_FENCE_PTR is for atomic clients only */
 	CHECK_MSG(strstr(out, "EPD_WAVEFORM") && strstr(out, "GC16") && strstr(out, "EPD_FULL") &&
 			  !strstr(out, "EPD_SETTLE_FENCE_PTR"),
 		"the plane's EPD_* properties are not as expected in:\n%s", out);
-	CHECK_EQ(run("proptest -M epdrm 2>&1", out, sizeof(out)), 0);
+	CHECK_EQ(epd_run_command("proptest -M epdrm 2>&1", out, sizeof(out)), 0);
 	CHECK_MSG(strstr(out, "Connector") && strstr(out, "DPMS") && strstr(out, "\nCRTC "),
 		"proptest lists no connector or CRTC properties:\n%s", out);
 
@@ -85,7 +222,7 @@ main(void)
 	epd_trace_clear(&e->panel);
 	snprintf(command, sizeof(command), "modetest -M epdrm -s %u@%u:320x240 </dev/null 2>&1",
 		e->connector, e->crtc);
-	CHECK_EQ(run(command, out, sizeof(out)), 0);
+	CHECK_EQ(epd_run_command(command, out, sizeof(out)), 0);
 	printf("%s", out);
 	REQUIRE(epdrm_wait_idle(e));
 	n = epd_trace_read(&e->panel, &trace);
@@ -100,7 +237,7 @@ main(void)
 	epd_trace_clear(&e->panel);
 	snprintf(command, sizeof(command), "modetest -M epdrm -w %u:EPD_WAVEFORM:%lld 2>&1",
 		e->plane, (long long)du);
-	run(command, out, sizeof(out));
+	epd_run_command(command, out, sizeof(out));
 	printf("%s", out);
 	REQUIRE(epdrm_wait_idle(e));
 	e->fd = open(e->devnode, O_RDWR | O_CLOEXEC);
@@ -117,12 +254,14 @@ main(void)
 	epd_phase("a value outside the enum changes nothing");
 	snprintf(command, sizeof(command), "modetest -M epdrm -w %u:EPD_WAVEFORM:12345 2>&1",
 		e->plane);
-	run(command, out, sizeof(out));
+	epd_run_command(command, out, sizeof(out));
 	printf("%s", out);
 	e->fd = open(e->devnode, O_RDWR | O_CLOEXEC);
 	REQUIRE(e->fd >= 0);
 	CHECK_EQ(plane_value(e, e->props.waveform), (uint64_t)du);
 	epdrm_close(e);
+
+	check_xorg(e);
 
 	CHECK_RC(epdrm_try_unload(), 0);
 	return epd_end();

@@ -49,20 +49,9 @@ static void
 clear_through_kms(struct epd *d)
 {
 	struct epdrm e;
-	struct epdrm_fb white;
-	int settle = -1;
 
 	epdrm_open(&e);
-	epdrm_fb_create(&e, &white, DRM_FORMAT_R8);
-	REQUIRE_RC(epdrm_commit(&e, &(struct epdrm_commit){.fb = &white,
-					    .waveform = epdrm_waveform_value(&e, "GC16"),
-					    .full = 1,
-					    .settle_fd = &settle}),
-		0);
-	REQUIRE_MSG(epdrm_wait_idle(&e), "the panel did not settle after clearing");
-	if (settle >= 0)
-		close(settle);
-	epdrm_fb_destroy(&e, &white);
+	epdrm_clear_white(&e);
 	epdrm_close(&e);
 	memset(d->model, 255, (size_t)d->width * d->height);
 }
