@@ -22,6 +22,7 @@
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_simple_kms_helper.h>
 #include <linux/dma-fence.h>
+#include <linux/fb.h>
 #include <linux/iosys-map.h>
 #include <linux/slab.h>
 
@@ -169,6 +170,21 @@ static void epdrm_submit_damage(struct epdrm_device *epd,
 		epdrm_submit_clip(epd, plane_state, req, &clip);
 }
 
+/*
+ * Whether a program or the console uses the fbdev emulation: an open
+ * /dev/fbN (the deferred-IO open count, under the fb_info lock, read
+ * without it: a stale answer only decides one update) or fbcon bound to it.
+ */
+static bool epdrm_fbdev_in_use(struct drm_fb_helper *helper)
+{
+	struct fb_info *info = helper->info;
+
+	if (!info)
+		return false;
+	return READ_ONCE(info->fbcon_par) ||
+	       (info->fbdefio && READ_ONCE(info->fbdefio->open_count) > 0);
+}
+
 static void epdrm_plane_atomic_update(struct drm_plane *plane,
 				      struct drm_atomic_state *state)
 {
@@ -179,6 +195,8 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
 	struct epdrm_device *epd = to_epdrm(plane->dev);
 	struct drm_framebuffer *fb = plane_state->fb;
+	struct drm_fb_helper *helper = epd->drm.fb_helper;
+	bool fbdev = fb && helper && fb == helper->fb;
 	struct mxcfb_update_data req = {
 		.waveform_mode = epd_state->waveform,
 		.update_mode = epd_state->full ? UPDATE_MODE_FULL :
@@ -192,10 +210,20 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	 * get the driver's choice, as in epdfb's AUTOMATIC mode, whatever a
 	 * KMS client left the properties at.
 	 */
-	if (fb && epd->drm.fb_helper && fb == epd->drm.fb_helper->fb) {
+	if (fbdev) {
 		req.waveform_mode = WAVEFORM_MODE_AUTO;
 		req.update_mode = UPDATE_MODE_PARTIAL;
 	}
+	/*
+	 * When the last KMS master lets go, DRM puts the emulation's
+	 * framebuffer back on the plane. A panel holds the master's last
+	 * picture without power, and a kiosk wants it kept: while nothing
+	 * uses the emulation, that switch leaves the panel alone. A program
+	 * that opens /dev/fbN later gets its writes onto the panel as
+	 * damage, and a mode it sets updates the whole panel.
+	 */
+	if (fbdev && old_state->fb != fb && !epdrm_fbdev_in_use(helper))
+		fb = NULL;
 	/* A flashing full refresh without a waveform named: GC16's. */
 	if (req.update_mode == UPDATE_MODE_FULL &&
 	    req.waveform_mode == WAVEFORM_MODE_AUTO)

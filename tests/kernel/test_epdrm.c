@@ -230,6 +230,42 @@ check_queue_bound(struct epdrm *e, struct epdrm_fb *gray)
 	REQUIRE(epdrm_wait_idle(e));
 }
 
+/*
+ * The last KMS master exits: DRM puts the fbdev emulation's framebuffer
+ * back on the plane, but with no program using the emulation the panel
+ * keeps the master's last picture, as e-paper does without power.
+ */
+static void
+check_master_exit(struct epdrm *e, struct epdrm_fb *fb)
+{
+	struct epd_trace *trace;
+
+	epd_phase("the KMS master exits: the panel keeps its last picture");
+	epdrm_fb_fill(fb, 0, 0, W, H, 0xff);
+	epdrm_fb_fill(fb, 100, 100, 20, 20, 0x00);
+	REQUIRE_RC(epdrm_commit(e,
+			   &(struct epdrm_commit){
+				   .fb = fb, .waveform = epdrm_waveform_value(e, "DU"), .full = 0}),
+		0);
+	REQUIRE(epdrm_wait_idle(e));
+	epd_trace_clear(&e->panel);
+	epdrm_fb_destroy(e, fb);
+	epdrm_close(e);
+	/* DRM's restore comes soon after the close; a late one would show below */
+	epd_sleep_ms(1000);
+	REQUIRE(epdrm_wait_idle(e));
+	size_t n = epd_trace_read(&e->panel, &trace);
+	for (size_t i = 0; i < n; i++)
+		epd_trace_print(&trace[i]);
+	CHECK_EQ(n, 0);
+	free(trace);
+	uint8_t *panel = epd_alloc_image(&e->panel);
+	epd_read_panel(&e->panel, panel);
+	CHECK_LT(panel[110 * W + 110], 0x20);
+	CHECK_GT(panel[10 * W + 10], 0xe0);
+	free(panel);
+}
+
 /* With no KMS client left, the fbdev emulation's writes reach the panel. */
 static void
 check_fbdev_emulation(struct epdrm *e)
@@ -524,8 +560,7 @@ main(void)
 	check_flip_event(e, &gray);
 	check_settle_fences(e, &gray);
 	check_queue_bound(e, &gray);
-	epdrm_fb_destroy(e, &gray);
-	epdrm_close(e);
+	check_master_exit(e, &gray);
 	check_fbdev_emulation(e);
 
 	CHECK_RC(epdrm_try_unload(), 0);
