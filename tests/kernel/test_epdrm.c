@@ -230,6 +230,19 @@ check_queue_bound(struct epdrm *e, struct epdrm_fb *gray)
 	REQUIRE(epdrm_wait_idle(e));
 }
 
+/* The panel shows black at one point and white at another. */
+static void
+check_black_and_white(
+	struct epdrm *e, uint32_t black_x, uint32_t black_y, uint32_t white_x, uint32_t white_y)
+{
+	uint8_t *panel = epd_alloc_image(&e->panel);
+
+	epd_read_panel(&e->panel, panel);
+	CHECK_LT(panel[black_y * W + black_x], 0x20);
+	CHECK_GT(panel[white_y * W + white_x], 0xe0);
+	free(panel);
+}
+
 /*
  * The last KMS master exits: DRM puts the fbdev emulation's framebuffer
  * back on the plane, but with no program using the emulation the panel
@@ -259,11 +272,7 @@ check_master_exit(struct epdrm *e, struct epdrm_fb *fb)
 		epd_trace_print(&trace[i]);
 	CHECK_EQ(n, 0);
 	free(trace);
-	uint8_t *panel = epd_alloc_image(&e->panel);
-	epd_read_panel(&e->panel, panel);
-	CHECK_LT(panel[110 * W + 110], 0x20);
-	CHECK_GT(panel[10 * W + 10], 0xe0);
-	free(panel);
+	check_black_and_white(e, 110, 110, 10, 10);
 }
 
 /* With no KMS client left, the fbdev emulation's writes reach the panel. */
@@ -299,11 +308,7 @@ check_fbdev_emulation(struct epdrm *e)
 	size_t n = epd_trace_read(&e->panel, &trace);
 	CHECK_GT(n, 0);
 	free(trace);
-	uint8_t *panel = epd_alloc_image(&e->panel);
-	epd_read_panel(&e->panel, panel);
-	CHECK_LT(panel[65 * W + 60], 0x20);
-	CHECK_GT(panel[65 * W + 100], 0xe0);
-	free(panel);
+	check_black_and_white(e, 60, 65, 100, 65);
 	munmap(map, fix.smem_len);
 	close(fd);
 }
