@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The benchmark's chart: grouped bars, one group per scenario and one bar
- * per configuration, in a panel per figure.
+ * per configuration, in a panel per figure. With both a and e (a's stack on
+ * epdrm) in the results, a last row of panels shows e's figures over a's
+ * per scenario against the targets e is held to (epaper_report's).
  *
  *   epaper_chart RESULTS_CSV PNG
  *
@@ -41,8 +43,27 @@ static const struct figure figures[] = {
 	{"cpu_ms_per_update", "display stack CPU per update (ms)", false},
 };
 
-/* Gray-scale friendly: what the chart looks like on the panel it is about. */
-static const double series_gray[MAX_SERIES] = {0.1, 0.35, 0.6, 0.82, 0.2, 0.45, 0.7, 0.9};
+/* e over a, per scenario: the figure's ratio and the most e may reach. */
+struct ratio_figure {
+	const char *column, *title;
+	double target;
+};
+
+static const struct ratio_figure ratio_figures[] = {
+	{"driven_per_changed", "e / a: pixels driven per pixel changed (target <= 1)", 1.0},
+	{"latency_p50_ms", "e / a: change to panel settled, p50 (target <= 1.1)", 1.1},
+};
+
+/*
+ * Gray-scale friendly, what the chart looks like on the panel it is about:
+ * the series spread from near black to near white, as far apart as their
+ * number allows.
+ */
+static double
+series_gray(size_t s, size_t n)
+{
+	return n < 2 ? 0.1 : 0.1 + 0.8 * (double)s / (double)(n - 1);
+}
 
 /* Splits a CSV line in place; quoted fields may hold commas. */
 static size_t
@@ -217,7 +238,8 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 			}
 			double bh = fig->log ? (bottom - top) * log10(fmax(v, 1)) / log10(max)
 					     : (bottom - top) * v / max;
-			cairo_set_source_rgb(cr, series_gray[s], series_gray[s], series_gray[s]);
+			double gray = series_gray(s, l->n_series);
+			cairo_set_source_rgb(cr, gray, gray, gray);
 			cairo_rectangle(cr, bx + 1, bottom - bh, bar_w - 2, bh);
 			cairo_fill_preserve(cr);
 			cairo_set_source_rgb(cr, 0, 0, 0);
@@ -230,6 +252,88 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 			text(cr, bx + bar_w / 2, bottom - bh - 3, 9, label, 0.5);
 		}
 	}
+	cairo_move_to(cr, left, top);
+	cairo_line_to(cr, left, bottom);
+	cairo_line_to(cr, right, bottom);
+	cairo_stroke(cr);
+}
+
+/* The number in column of the row of config and scenario, or NAN. */
+static double
+cell_value(const struct table *t, int column_index, const char *config, const char *scenario)
+{
+	int c = column(t, "config"), g = column(t, "scenario");
+
+	for (size_t r = 1; column_index >= 0 && r < t->rows; r++)
+		if (!strcmp(t->cells[r][c], config) && !strcmp(t->cells[r][g], scenario) &&
+			t->cells[r][column_index][0])
+			return atof(t->cells[r][column_index]);
+	return NAN;
+}
+
+/* e's figure over a's per scenario, one bar each, the target a dashed line. */
+static void
+draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
+	const struct ratio_figure *fig, double gray, double x, double y, double w, double h)
+{
+	int value = column(t, fig->column);
+	double ratios[MAX_GROUPS], max = fig->target * 1.25;
+	char label[32];
+
+	for (size_t g = 0; g < l->n_groups; g++) {
+		double a = cell_value(t, value, "a", l->groups[g]);
+		double e = cell_value(t, value, "e", l->groups[g]);
+
+		ratios[g] = a > 0 ? e / a : NAN;
+		if (!isnan(ratios[g]))
+			max = fmax(max, ratios[g]);
+	}
+	max = nice_max(max);
+
+	double left = x + 50, bottom = y + h - 30, top = y + 40, right = x + w - 10;
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, x + w / 2, y + 20, 15, fig->title, 0.5);
+	cairo_set_line_width(cr, 1);
+	for (int i = 0; i <= 4; i++) {
+		double gy = bottom - (bottom - top) * i / 4;
+		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+		cairo_move_to(cr, left, gy);
+		cairo_line_to(cr, right, gy);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(label, sizeof(label), "%g", max * i / 4);
+		text(cr, left - 5, gy + 4, 11, label, 1);
+	}
+	double group_w = (right - left) / (double)l->n_groups, bar_w = group_w * 0.4;
+	for (size_t g = 0; g < l->n_groups; g++) {
+		double bx = left + group_w * (double)g + (group_w - bar_w) / 2;
+		double v = ratios[g];
+
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text(cr, bx + bar_w / 2, bottom + 18, 12, l->groups[g], 0.5);
+		if (isnan(v)) {
+			text(cr, bx + bar_w / 2, bottom - 4, 9, "n/a", 0.5);
+			continue;
+		}
+		double bh = (bottom - top) * v / max;
+		cairo_set_source_rgb(cr, gray, gray, gray);
+		cairo_rectangle(cr, bx + 1, bottom - bh, bar_w - 2, bh);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		cairo_stroke(cr);
+		snprintf(label, sizeof(label), "%.2f", v);
+		text(cr, bx + bar_w / 2, bottom - bh - 3, 9, label, 0.5);
+	}
+	/* the target over the bars: a bar above it is a target missed */
+	double ty = bottom - (bottom - top) * fig->target / max;
+	const double dash[] = {6, 4};
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 2);
+	cairo_move_to(cr, left, ty);
+	cairo_line_to(cr, right, ty);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, left, top);
 	cairo_line_to(cr, left, bottom);
 	cairo_line_to(cr, right, bottom);
@@ -263,8 +367,20 @@ main(int argc, char **argv)
 			l.labels[s] = t.cells[r][stack];
 	}
 
+	/* e against a, when both ran */
+	int a_series = -1, e_series = -1;
+	for (size_t s = 0; s < l.n_series; s++) {
+		if (!strcmp(l.series[s], "a"))
+			a_series = (int)s;
+		if (!strcmp(l.series[s], "e"))
+			e_series = (int)s;
+	}
+	const size_t n_figures = sizeof(figures) / sizeof(figures[0]);
+	const size_t n_ratios = a_series >= 0 && e_series >= 0
+					? sizeof(ratio_figures) / sizeof(ratio_figures[0])
+					: 0;
 	const int width = 1500, panel_h = 330, cols = 2;
-	const int rows = (int)((sizeof(figures) / sizeof(figures[0]) + cols - 1) / cols);
+	const int rows = (int)((n_figures + cols - 1) / cols + (n_ratios + cols - 1) / cols);
 	const int height = 60 + rows * panel_h;
 	cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
 	cairo_t *cr = cairo_create(surface);
@@ -277,7 +393,8 @@ main(int argc, char **argv)
 	for (size_t s = 0; s < l.n_series; s++) {
 		char label[96];
 
-		cairo_set_source_rgb(cr, series_gray[s], series_gray[s], series_gray[s]);
+		double gray = series_gray(s, l.n_series);
+		cairo_set_source_rgb(cr, gray, gray, gray);
 		cairo_rectangle(cr, lx, 20, 18, 18);
 		cairo_fill_preserve(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
@@ -286,9 +403,16 @@ main(int argc, char **argv)
 		text(cr, lx + 24, 34, 14, label, 0);
 		lx += 24 + 9.0 * (double)strlen(label) + 30;
 	}
-	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+	for (size_t i = 0; i < n_figures; i++)
 		draw_panel(cr, &t, &l, &figures[i], (double)(i % cols) * width / cols,
 			60 + (double)(i / cols) * panel_h, (double)width / cols, panel_h);
+	const size_t ratio_row = (n_figures + cols - 1) / cols;
+	for (size_t i = 0; i < n_ratios; i++)
+		draw_ratio_panel(cr, &t, &l, &ratio_figures[i],
+			series_gray((size_t)e_series, l.n_series),
+			(double)(i % cols) * width / cols,
+			60 + (double)(ratio_row + i / cols) * panel_h, (double)width / cols,
+			panel_h);
 	cairo_destroy(cr);
 	cairo_status_t status = cairo_surface_write_to_png(surface, argv[2]);
 	cairo_surface_destroy(surface);

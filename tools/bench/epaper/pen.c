@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_panel.h"
 #include "epd_test.h"
 #include "vm_input.h"
 
@@ -130,7 +131,7 @@ main(int argc, char **argv)
 	}
 	p.dir = argv[1];
 	int strokes = atoi(argv[2]);
-	epd_attach(&dev);
+	bench_panel_attach(&dev);
 	uint8_t *before = epd_alloc_image(&dev), *after = epd_alloc_image(&dev);
 
 	vm_input_setup();

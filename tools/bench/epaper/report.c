@@ -22,11 +22,16 @@
  * submitted after it; input to ink ends when that update starts on the
  * panel.
  *
- * Prints a table on stdout and writes the same figures to CSV.
+ * Prints a table on stdout and writes the same figures to CSV. Where a run
+ * of configuration e (a's stack on epdrm) has a's of the same scenario, it
+ * then prints e's figures against a's, with the targets e is held to: no
+ * more pixels driven per pixel changed than a, and a latency (p50) within
+ * 10 % of a's.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,7 +300,7 @@ print_row(const struct figures *f)
 {
 	char b[12][32];
 
-	printf("%-6s %-7s %-25s %4zu/%-4zu %7s %7s %7s %7s %8s %6lld %7s %6s %7s %7s %7s\n",
+	printf("%-6s %-7s %-28s %4zu/%-4zu %7s %7s %7s %7s %8s %6lld %7s %6s %7s %7s %7s\n",
 		f->config, f->scenario, f->stack, f->shown, f->changes,
 		fmt(b[0], 32, f->latency_p50, 0), fmt(b[1], 32, f->latency_p99, 0),
 		fmt(b[2], 32, f->software_p50, 0), fmt(b[3], 32, f->software_p99, 0),
@@ -336,6 +341,62 @@ csv_row(FILE *csv, const struct figures *f)
 	fprintf(csv, ",\"%s\"\n", f->note);
 }
 
+/* The targets of e (vellum on epdrm) against a (vellum on epdfb): e/a at most. */
+#define DRIVEN_RATIO_MAX  1.0
+#define LATENCY_RATIO_MAX 1.1
+
+/*
+ * One figure of e against a's: "NAME E / A UNIT = RATIO (target <= MAX,
+ * met|missed)"; true when missed. Without a figure on both sides there is
+ * no ratio, and nothing is missed.
+ */
+static bool
+compare(const char *name, double e, double a, int decimals, const char *unit, double max)
+{
+	char b[3][32];
+
+	if (isnan(e) || isnan(a) || a <= 0) {
+		printf("%s %s / %s%s: no ratio", name, fmt(b[0], 32, e, decimals),
+			fmt(b[1], 32, a, decimals), unit);
+		return false;
+	}
+	double ratio = e / a;
+	bool missed = ratio > max;
+	printf("%s %s / %s%s = %s (target <= %.2f, %s)", name, fmt(b[0], 32, e, decimals),
+		fmt(b[1], 32, a, decimals), unit, fmt(b[2], 32, ratio, 2), max,
+		missed ? "missed" : "met");
+	return missed;
+}
+
+/* e's figures against a's, per scenario both ran, and how many targets e missed. */
+static void
+print_comparisons(const struct figures *f, int n)
+{
+	int compared = 0, missed = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(f[i].config, "e"))
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (strcmp(f[j].config, "a") || strcmp(f[j].scenario, f[i].scenario))
+				continue;
+			if (!compared++)
+				printf("\ne (vellum on epdrm) against a (vellum on epdfb):\n");
+			printf("e/a %s: ", f[i].scenario);
+			missed += compare("drv/chg", f[i].driven_per_changed,
+				f[j].driven_per_changed, 1, "", DRIVEN_RATIO_MAX);
+			printf("; ");
+			missed += compare("lat50", f[i].latency_p50, f[j].latency_p50, 0, " ms",
+				LATENCY_RATIO_MAX);
+			printf("\n");
+			break;
+		}
+	}
+	if (compared)
+		printf("e/a: %d of %d targets missed in %d scenario%s\n", missed, 2 * compared,
+			compared, compared == 1 ? "" : "s");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -353,24 +414,23 @@ main(int argc, char **argv)
 	      "driven_per_changed,updates,flashes,flashes_per_min,ghost_mean,"
 	      "cpu_ms_per_update,inputs,inked,ink_p50_ms,ink_p99_ms,note\n",
 		csv);
-	printf("%-6s %-7s %-25s %9s %7s %7s %7s %7s %8s %6s %7s %6s %7s %7s %7s\n", "config",
+	printf("%-6s %-7s %-28s %9s %7s %7s %7s %7s %8s %6s %7s %6s %7s %7s %7s\n", "config",
 		"scene", "stack", "shown", "lat50", "lat99", "sw50", "sw99", "drv/chg", "upd",
 		"fl/min", "ghost", "cpu/upd", "ink50", "ink99");
-	for (int i = 2; i < argc; i++) {
-		struct figures f;
-
-		compute(argv[i], &f);
-		print_row(&f);
-		csv_row(csv, &f);
+	int n = argc - 2;
+	struct figures *f = calloc((size_t)n, sizeof(*f));
+	REQUIRE(f);
+	for (int i = 0; i < n; i++) {
+		compute(argv[i + 2], &f[i]);
+		print_row(&f[i]);
+		csv_row(csv, &f[i]);
 	}
 	/* the notes once, below the table */
-	for (int i = 2; i < argc; i++) {
-		struct figures f;
-
-		compute(argv[i], &f);
-		if (f.note[0])
-			printf("%s/%s: %s\n", f.config, f.scenario, f.note);
-	}
+	for (int i = 0; i < n; i++)
+		if (f[i].note[0])
+			printf("%s/%s: %s\n", f[i].config, f[i].scenario, f[i].note);
+	print_comparisons(f, n);
+	free(f);
 	if (fclose(csv)) {
 		fprintf(stderr, "epaper_report: %s: %s\n", argv[1], strerror(errno));
 		return 1;

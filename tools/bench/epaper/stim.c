@@ -17,7 +17,7 @@
  * waits for ever, so that the terminal stays up until the harness stops it.
  *
  * Before the first change, before each change (see SAMPLE_EACH_MS) and once
- * settled it reads what the panel shows (debugfs panel of the epdfb device)
+ * settled it reads what the panel shows (debugfs panel of epdfb or epdrm)
  * and counts the pixels that changed since the last reading: "changed N" in
  * DIR/stim is what the panel had to change, the denominator of pixels
  * driven per pixel changed.
@@ -41,6 +41,7 @@
 
 #include <linux/input-event-codes.h>
 
+#include "bench_panel.h"
 #include "epd_test.h"
 #include "vm_input.h"
 
@@ -350,7 +351,7 @@ main(int argc, char **argv)
 		/* the compositor's libinput adds it on udev's event */
 		epd_sleep_ms(1000);
 	}
-	epd_attach(&s.dev);
+	bench_panel_attach(&s.dev);
 	s.previous = epd_alloc_image(&s.dev);
 	s.current = epd_alloc_image(&s.dev);
 

@@ -1,6 +1,8 @@
 #!/bin/sh
-# epaper_chart draws the hand-made run's CSV as a 1500 pixel wide PNG, and
-# refuses a CSV without the columns it groups by, and a missing one.
+# epaper_chart draws the hand-made runs' CSV (a's and e's) as a 1500 pixel
+# wide PNG: three rows of figures and a fourth of e's over a's, 60 + 4 * 330
+# pixels high; without e's row, the three rows alone. It refuses a CSV
+# without the columns it groups by, and a missing one.
 #
 #   test_chart.sh EPAPER_CHART TESTDATA_DIR
 set -eu
@@ -9,10 +11,22 @@ data=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# IHDR's width and height (big-endian) at bytes 16 and 20 of a PNG
+png_size() {
+	[ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ]
+	echo "$(od -An -tu1 -j16 -N8 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 "x" $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }')"
+}
+
 "$chart" "$data/expected.csv" "$work/chart.png"
-# the PNG signature, then IHDR's width (big-endian) at byte 16
-[ "$(od -An -tx1 -N8 "$work/chart.png" | tr -d ' \n')" = 89504e470d0a1a0a ]
-[ "$(od -An -tx1 -j16 -N4 "$work/chart.png" | tr -d ' \n')" = 000005dc ]
+size=$(png_size "$work/chart.png")
+echo "a and e: $size"
+[ "$size" = 1500x1380 ]
+
+grep -v '^e,' "$data/expected.csv" >"$work/a.csv"
+"$chart" "$work/a.csv" "$work/a.png"
+size=$(png_size "$work/a.png")
+echo "a alone: $size"
+[ "$size" = 1500x1050 ]
 
 printf 'name,value\nx,1\n' >"$work/bad.csv"
 if "$chart" "$work/bad.csv" "$work/bad.png" 2>"$work/err"; then
