@@ -7,8 +7,10 @@
  * the update it causes uses that waveform; a value outside the enum is
  * refused and changes nothing. proptest, which knows connectors and CRTCs
  * only, lists the pipeline's other properties. And fbdev programs on the
- * fbdev emulation's /dev/fbN: Xorg's fbdev driver shows its black root
- * window and an xclock window white where its geometry puts it.
+ * fbdev emulation's /dev/fbN: fbset reads its mode, fbi shows an image
+ * (black, gray and white where the image has them), Xorg's fbdev driver
+ * shows its black root window and an xclock window white where its
+ * geometry puts it.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -50,22 +52,26 @@ stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* The share of the rect's pixels on the panel that are light (above mid-gray). */
-static double
-light_share(const uint8_t *panel, uint32_t left, uint32_t top, uint32_t width, uint32_t height)
-{
-	size_t light = 0;
-
-	for (uint32_t y = top; y < top + height; y++)
-		for (uint32_t x = left; x < left + width; x++)
-			light += panel[(size_t)y * W + x] > 0x80;
-	return (double)light / ((double)width * height);
-}
-
+/* At least min_share of the rect's pixels on the panel have a level from lo to hi. */
 struct panel_wish {
 	uint32_t left, top, width, height;
-	double min_light, max_light;
+	uint8_t lo, hi;
+	double min_share;
 };
+
+static double
+share_between(const uint8_t *panel, const struct panel_wish *w)
+{
+	size_t in = 0;
+
+	for (uint32_t y = w->top; y < w->top + w->height; y++) {
+		for (uint32_t x = w->left; x < w->left + w->width; x++) {
+			uint8_t level = panel[(size_t)y * W + x];
+			in += level >= w->lo && level <= w->hi;
+		}
+	}
+	return (double)in / ((double)w->width * w->height);
+}
 
 /*
  * Polls the panel until every wish holds (the programs draw when they like),
@@ -84,11 +90,11 @@ wait_panel(struct epdrm *e, const struct panel_wish *wishes, size_t n)
 		held = true;
 		for (size_t j = 0; j < n; j++) {
 			const struct panel_wish *w = &wishes[j];
-			double share = light_share(panel, w->left, w->top, w->width, w->height);
-			held &= share >= w->min_light && share <= w->max_light;
+			double share = share_between(panel, w);
+			held &= share >= w->min_share;
 			if (i % 25 == 0)
-				printf("  %ux%u+%u+%u: %.0f %% light\n", w->width, w->height,
-					w->left, w->top, share * 100);
+				printf("  %ux%u+%u+%u: %.0f %% from %02x to %02x\n", w->width,
+					w->height, w->left, w->top, share * 100, w->lo, w->hi);
 		}
 	}
 	free(panel);
@@ -106,6 +112,78 @@ wait_path(const char *path, int seconds)
 	return false;
 }
 
+/* Makes the panel white through KMS, so that what comes next is the program's doing. */
+static void
+clear_panel(struct epdrm *e)
+{
+	epdrm_open(e);
+	epdrm_clear_white(e);
+	epdrm_close(e);
+	CHECK_MSG(wait_panel(e, &(struct panel_wish){0, 0, W, H, 0xe0, 0xff, 0.98}, 1),
+		"the panel is not white after clearing");
+}
+
+static void
+check_fbset_and_fbi(struct epdrm *e)
+{
+	static const char image_path[] = "/tmp/epdrm-fbi.ppm";
+	char command[256], out[4096];
+
+	epd_phase("fbset reads the emulation's mode; fbi shows an image on it");
+	int num = epdrm_find_fbdev();
+	REQUIRE_MSG(num >= 0, "no /dev/fb* of epdrm's fbdev emulation");
+	snprintf(command, sizeof(command), "fbset -fb /dev/fb%d 2>&1", num);
+	CHECK_EQ(epd_run_command(command, out, sizeof(out)), 0);
+	printf("%s", out);
+	CHECK_MSG(strstr(out, "geometry 320 240 320 240 32"), "fbset shows no 320x240 32 bpp mode");
+
+	/* white, a black block at 40,40 80x60 and a gray one at 200,120 60x40 */
+	FILE *image = fopen(image_path, "wb");
+	REQUIRE(image);
+	fprintf(image, "P6\n%d %d\n255\n", W, H);
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			int gray = 0xff;
+			if (x >= 40 && x < 120 && y >= 40 && y < 100)
+				gray = 0x00;
+			else if (x >= 200 && x < 260 && y >= 120 && y < 160)
+				gray = 0x88;
+			fputc(gray, image);
+			fputc(gray, image);
+			fputc(gray, image);
+		}
+	}
+	REQUIRE(fclose(image) == 0);
+	clear_panel(e);
+	/* on a virtual terminal of its own, without its status line */
+	snprintf(command, sizeof(command),
+		"exec fbi -d /dev/fb%d -T 2 -noverbose -nointeractive %s </dev/null", num,
+		image_path);
+	pid_t fbi = spawn(command, "/tmp/epdrm-fbi.log");
+	/* the gray block: one of the panel's 16 levels, neither black nor white */
+	const struct panel_wish shown[] = {
+		{44, 44, 72, 52, 0x00, 0x20, 0.98},
+		{204, 124, 52, 32, 0x40, 0xc0, 0.98},
+		{130, 0, 60, H, 0xe0, 0xff, 0.98},
+	};
+	bool ok = wait_panel(e, shown, 3);
+	if (!ok) {
+		epd_run_command("cat /tmp/epdrm-fbi.log", out, sizeof(out));
+		printf("%s", out);
+	}
+	CHECK_MSG(ok, "the panel did not show fbi's image");
+	stop(fbi);
+	/*
+	 * fbi goes on in a child that takes the terminal as its own, and
+	 * polls it too busily to see a SIGTERM soon
+	 */
+	CHECK_EQ(epd_run_command("pkill -KILL -x fbi; for i in $(seq 100); do pgrep -x fbi || "
+				 "exit 0; sleep 0.1; done; exit 1",
+			 out, sizeof(out)),
+		0);
+	unlink(image_path);
+}
+
 static void
 check_xorg(struct epdrm *e)
 {
@@ -113,12 +191,7 @@ check_xorg(struct epdrm *e)
 	char command[512], out[4096];
 
 	epd_phase("Xorg's fbdev driver on the emulated /dev/fbN: its root, then an xclock");
-	/* white first, so that black is Xorg's doing */
-	epdrm_open(e);
-	epdrm_clear_white(e);
-	epdrm_close(e);
-	CHECK_MSG(wait_panel(e, &(struct panel_wish){0, 0, W, H, 0.98, 1}, 1),
-		"the panel is not white before Xorg starts");
+	clear_panel(e);
 	int num = epdrm_find_fbdev();
 	REQUIRE_MSG(num >= 0, "no /dev/fb* of epdrm's fbdev emulation");
 	FILE *conf = fopen(conf_path, "w");
@@ -156,7 +229,7 @@ check_xorg(struct epdrm *e)
 	}
 	REQUIRE_MSG(up, "Xorg did not start on /dev/fb%d", num);
 	/* Xorg's root window is black */
-	CHECK_MSG(wait_panel(e, &(struct panel_wish){0, 0, W, H, 0, 0.02}, 1),
+	CHECK_MSG(wait_panel(e, &(struct panel_wish){0, 0, W, H, 0x00, 0x20, 0.98}, 1),
 		"the panel did not show Xorg's black root window");
 
 	pid_t xclock = spawn("DISPLAY=:7 exec xclock -geometry 120x100+60+50 -bg white -fg black "
@@ -164,9 +237,9 @@ check_xorg(struct epdrm *e)
 		"/tmp/epdrm-xclock.log");
 	/* without a window manager the window is where its geometry says, undecorated */
 	const struct panel_wish clock_shown[] = {
-		{60 + 10, 50 + 10, 100, 80, 0.6, 1},
-		{0, 0, 60, H, 0, 0.02},
-		{180, 0, W - 180, H, 0, 0.02},
+		{60 + 10, 50 + 10, 100, 80, 0x80, 0xff, 0.6},
+		{0, 0, 60, H, 0x00, 0x20, 0.98},
+		{180, 0, W - 180, H, 0x00, 0x20, 0.98},
 	};
 	CHECK_MSG(wait_panel(e, clock_shown, 3), "the panel did not show xclock's white window");
 	stop(xclock);
@@ -261,7 +334,9 @@ main(void)
 	CHECK_EQ(plane_value(e, e->props.waveform), (uint64_t)du);
 	epdrm_close(e);
 
+	/* Xorg first: fbi leaves the virtual terminals as Xorg would not find them */
 	check_xorg(e);
+	check_fbset_and_fbi(e);
 
 	CHECK_RC(epdrm_try_unload(), 0);
 	return epd_end();
