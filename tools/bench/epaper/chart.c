@@ -304,6 +304,16 @@ draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
 		snprintf(label, sizeof(label), "%g", max * i / 4);
 		text(cr, left - 5, gy + 4, 11, label, 1);
 	}
+	/* the target behind the bars: a bar that hides it is a target missed */
+	double ty = bottom - (bottom - top) * fig->target / max;
+	const double dash[] = {6, 4};
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 2);
+	cairo_move_to(cr, left, ty);
+	cairo_line_to(cr, right, ty);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 1);
 	double group_w = (right - left) / (double)l->n_groups, bar_w = group_w * 0.4;
 	for (size_t g = 0; g < l->n_groups; g++) {
 		double bx = left + group_w * (double)g + (group_w - bar_w) / 2;
@@ -324,16 +334,6 @@ draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
 		snprintf(label, sizeof(label), "%.2f", v);
 		text(cr, bx + bar_w / 2, bottom - bh - 3, 9, label, 0.5);
 	}
-	/* the target over the bars: a bar above it is a target missed */
-	double ty = bottom - (bottom - top) * fig->target / max;
-	const double dash[] = {6, 4};
-	cairo_set_dash(cr, dash, 2, 0);
-	cairo_set_line_width(cr, 2);
-	cairo_move_to(cr, left, ty);
-	cairo_line_to(cr, right, ty);
-	cairo_stroke(cr);
-	cairo_set_dash(cr, NULL, 0, 0);
-	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, left, top);
 	cairo_line_to(cr, left, bottom);
 	cairo_line_to(cr, right, bottom);
