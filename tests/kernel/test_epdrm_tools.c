@@ -75,7 +75,8 @@ share_between(const uint8_t *panel, const struct panel_wish *w)
 
 /*
  * Polls the panel until every wish holds (the programs draw when they like),
- * for at most a minute, then lets it settle: false when they never held.
+ * for at most three minutes (Xorg starts slowly under the debug kernel's
+ * checkers), then lets it settle: false when they never held.
  */
 static bool
 wait_panel(struct epdrm *e, const struct panel_wish *wishes, size_t n)
@@ -83,7 +84,7 @@ wait_panel(struct epdrm *e, const struct panel_wish *wishes, size_t n)
 	uint8_t *panel = epd_alloc_image(&e->panel);
 	bool held = false;
 
-	for (int i = 0; i < 300 && !held; i++) {
+	for (int i = 0; i < 900 && !held; i++) {
 		if (i)
 			epd_sleep_ms(200);
 		epd_read_panel(&e->panel, panel);
@@ -92,7 +93,7 @@ wait_panel(struct epdrm *e, const struct panel_wish *wishes, size_t n)
 			const struct panel_wish *w = &wishes[j];
 			double share = share_between(panel, w);
 			held &= share >= w->min_share;
-			if (i % 25 == 0)
+			if (i % 100 == 0)
 				printf("  %ux%u+%u+%u: %.0f %% from %02x to %02x\n", w->width,
 					w->height, w->left, w->top, share * 100, w->lo, w->hi);
 		}
@@ -221,7 +222,7 @@ check_xorg(struct epdrm *e)
 		"-dpms -logfile /tmp/epdrm-xorg-server.log",
 		conf_path);
 	pid_t xorg = spawn(command, log);
-	bool up = wait_path("/tmp/.X11-unix/X7", 60);
+	bool up = wait_path("/tmp/.X11-unix/X7", 180);
 	if (!up) {
 		epd_run_command("tail -n 30 /tmp/epdrm-xorg-server.log /tmp/epdrm-xorg.log", out,
 			sizeof(out));
@@ -271,7 +272,7 @@ main(void)
 	struct epd_trace *trace;
 	size_t n;
 
-	epd_begin("epdrm_tools", 240);
+	epd_begin("epdrm_tools", 900);
 	epdrm_load("width=320 height=240 time_scale=10");
 	epdrm_open(e);
 	int64_t du = epdrm_waveform_value(e, "DU");
