@@ -2,10 +2,10 @@
 /*
  * Random ioctls from several processes at once: 4 processes, each with its
  * own file descriptor, send random commands with random, plausible, NULL and
- * wild arguments for 8 s, while a fifth one keeps opening the device,
- * mapping it, writing through the mapping, sending an update, and unmapping
- * and closing in either order (deferred IO runs over all of it), and the
- * parent reads debugfs. Every call must return 0 or a documented errno, no
+ * wild arguments for 8 s and at least 100 calls each, while a fifth one
+ * keeps opening the device, mapping it, writing through the mapping, sending
+ * an update, and unmapping and closing in either order (deferred IO runs
+ * over all of it), and the parent reads debugfs. Every call must return 0 or a documented errno, no
  * process may die of a signal, and afterwards, with the settings reset, the
  * driver shows an update exactly, its counters add up, and the module
  * unloads: nothing kept a reference. Set EPD_SEED to repeat a run.
@@ -25,6 +25,11 @@
 
 #define NFUZZERS 4
 #define RUN_MS   8000
+/*
+ * Calls a fuzzer makes at least, however long they take: on a loaded
+ * machine 8 s held a few dozen, too few to reach every kind of outcome.
+ */
+#define MIN_CALLS 100
 
 /* errno values a call may end with, counted per process */
 enum outcome {
@@ -90,7 +95,7 @@ fuzzer(int index, uint64_t seed, struct shared *sh)
 	epd_seed(seed + (uint64_t)index * 7919);
 	d.fd = open(dev.devnode, O_RDWR | O_CLOEXEC);
 	REQUIRE_MSG(d.fd >= 0, "fuzzer %d: open: %s", index, strerror(errno));
-	while (epd_ms_since(t0) < RUN_MS) {
+	for (unsigned int calls = 0; calls < MIN_CALLS || epd_ms_since(t0) < RUN_MS; calls++) {
 		unsigned long cmd = epd_random_cmd();
 		uint32_t how = epd_rand_below(100);
 		void *arg = buf;
