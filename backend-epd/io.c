@@ -3,12 +3,13 @@
  * markers in order; both post results and wake the event loop through an
  * eventfd. A device whose completions are descriptors (completion_fd) has no
  * wait thread: the event loop polls them, and their markers complete in the
- * order the panel finishes them. They sleep on condition variables while nothing is queued, so an
- * idle panel costs no wake-ups. The queues are fixed rings: the output never
- * has more updates in flight than they hold, and nothing is allocated on the
- * way. The threads hold references to the queues and the device, so a
- * backend destroyed while a driver call blocks (up to its 5 s timeout)
- * returns at once and the last thread out frees them.
+ * order the panel finishes them. The threads sleep on condition variables
+ * while nothing is queued, so an idle panel costs no wake-ups. The queues
+ * are fixed rings: the output never has more updates in flight than they
+ * hold, and nothing is allocated on the way. The threads hold references to
+ * the queues and the device, so a backend destroyed while a driver call
+ * blocks (up to its 5 s timeout) returns at once and the last thread out
+ * frees them.
  */
 #include <errno.h>
 #include <inttypes.h>
