@@ -13,10 +13,13 @@
  * geometry puts it.
  */
 #include <fcntl.h>
+#include <linux/kd.h>
+#include <linux/vt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xf86drm.h>
@@ -25,6 +28,8 @@
 
 #define W 320
 #define H 240
+/* the virtual terminal fbi takes */
+#define FBI_VT 2
 
 /* Starts a shell command in the background, its output in log. */
 static pid_t
@@ -124,6 +129,40 @@ clear_panel(struct epdrm *e)
 		"the panel is not white after clearing");
 }
 
+/* The foreground virtual terminal's number. */
+static int
+active_vt(void)
+{
+	struct vt_stat state = {0};
+	int fd = open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY);
+
+	REQUIRE_MSG(fd >= 0, "open /dev/tty0: %s", strerror(errno));
+	REQUIRE_OK(ioctl(fd, VT_GETSTATE, &state));
+	close(fd);
+	return state.v_active;
+}
+
+/*
+ * A killed fbi leaves its terminal in graphics mode, where the console
+ * draws no text, and in the foreground: the terminal gets its text mode
+ * and the console switching back, and the terminal before it the
+ * foreground, as a logind would after a crashed session.
+ */
+static void
+restore_vt(int vt, int foreground)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/tty%d", vt);
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	REQUIRE_MSG(fd >= 0, "open %s: %s", path, strerror(errno));
+	CHECK_OK(ioctl(fd, KDSETMODE, KD_TEXT));
+	CHECK_OK(ioctl(fd, VT_SETMODE, &(struct vt_mode){.mode = VT_AUTO}));
+	CHECK_OK(ioctl(fd, VT_ACTIVATE, foreground));
+	CHECK_OK(ioctl(fd, VT_WAITACTIVE, foreground));
+	close(fd);
+}
+
 static void
 check_fbset_and_fbi(struct epdrm *e)
 {
@@ -156,9 +195,10 @@ check_fbset_and_fbi(struct epdrm *e)
 	}
 	REQUIRE(fclose(image) == 0);
 	clear_panel(e);
+	int foreground = active_vt();
 	/* on a virtual terminal of its own, without its status line */
 	snprintf(command, sizeof(command),
-		"exec fbi -d /dev/fb%d -T 2 -noverbose -nointeractive %s </dev/null", num,
+		"exec fbi -d /dev/fb%d -T %d -noverbose -nointeractive %s </dev/null", num, FBI_VT,
 		image_path);
 	pid_t fbi = spawn(command, "/tmp/epdrm-fbi.log");
 	/* the gray block: one of the panel's 16 levels, neither black nor white */
@@ -182,6 +222,7 @@ check_fbset_and_fbi(struct epdrm *e)
 				 "exit 0; sleep 0.1; done; exit 1",
 			 out, sizeof(out)),
 		0);
+	restore_vt(FBI_VT, foreground);
 	unlink(image_path);
 }
 

@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/kd.h>
 #include <linux/vt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,24 @@ activate_vt(int vt)
 	close(fd);
 }
 
+/*
+ * A terminal in graphics mode gets no text from the console: a program
+ * that ran before and died there (an image viewer, an X server) left it so.
+ */
+static void
+require_text_mode(int vt)
+{
+	char path[32];
+	int mode = -1;
+
+	snprintf(path, sizeof(path), "/dev/tty%d", vt);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	REQUIRE_MSG(fd >= 0, "open %s: %s", path, strerror(errno));
+	REQUIRE_OK(ioctl(fd, KDGETMODE, &mode));
+	close(fd);
+	REQUIRE_MSG(mode == KD_TEXT, "%s is in graphics mode: an earlier program left it so", path);
+}
+
 static void
 write_tty(int vt, const char *text)
 {
@@ -107,6 +126,7 @@ console_on(struct epd *d, unsigned int bpp)
 	size_t n;
 
 	snprintf(params, sizeof(params), "width=%d height=%d bpp=%u time_scale=100", W, H, bpp);
+	require_text_mode(TEST_VT);
 	epd_open(d, params);
 	activate_vt(TEST_VT);
 	map.framebuffer = (uint32_t)d->fbnum;
