@@ -80,8 +80,13 @@ bool vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct w
  * time), then the threads end after their current call.
  */
 void vl_epd_io_finish(struct vl_epd_io *io);
-/* Queues an update; false when the queue is full (the caller retries later). */
+/*
+ * Queues an update; false when the queue is full (the caller retries
+ * later). It waits for vl_epd_io_kick, which hands everything queued since
+ * the last kick to the device as one flush.
+ */
 bool vl_epd_io_submit(struct vl_epd_io *io, const struct vl_epd_update *update);
+void vl_epd_io_kick(struct vl_epd_io *io);
 
 /* One flush's updates, from their submission until every one has completed. */
 struct vl_epd_flush_record {

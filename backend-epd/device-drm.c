@@ -2,10 +2,11 @@
  * DRM devices: epdrm, whose primary plane takes EPD_WAVEFORM, EPD_FULL and
  * EPD_SETTLE_FENCE_PTR (epdrm(4)), and any other atomic KMS driver, driven
  * with damage clips only (the generic path for mainline e-paper panels such
- * as repaper). The panel's pixels are one dumb buffer, mapped; each update
- * is an atomic commit of that buffer with the update's rect as its damage,
- * and with epdrm its marker completes when the commit's settle fence
- * signals, which the backend polls on its event loop.
+ * as repaper). The panel's pixels are one dumb buffer, mapped; each group of
+ * a flush's updates that share a waveform is an atomic commit of that
+ * buffer with the updates' rects as its damage clips, and with epdrm their
+ * markers complete when the commit's settle fence signals, which the
+ * backend polls on its event loop.
  */
 #include <drm_fourcc.h>
 #include <epdfb.h>
@@ -30,6 +31,10 @@
 #define DRM_FENCES_MAX 512
 /* A full update queue refuses commits: wait for a fence, then try again. */
 #define DRM_BUSY_RETRIES 50
+/* epdrm(4) shows more clips than this as their bounding box */
+#define EPDRM_CLIPS_MAX 4
+/* other drivers: as many as a flush has */
+#define KMS_CLIPS_MAX 16
 
 struct drm_props {
 	uint32_t crtc_active, crtc_mode_id, conn_crtc_id;
@@ -135,25 +140,31 @@ add_plane_setup(struct drm_epd_device *drm, drmModeAtomicReqPtr req)
 	drmModeAtomicAddProperty(req, drm->plane, p->crtc_h, drm->base.height);
 }
 
-/* One commit of the update; 0 or a negative errno. */
+/* One commit of the updates, which share their kind; 0 or a negative errno. */
 static int
-commit_update(struct drm_epd_device *drm, const struct vl_epd_update *update, int *settle_fd)
+commit_updates(
+	struct drm_epd_device *drm, const struct vl_epd_update *updates, size_t n, int *settle_fd)
 {
+	const struct vl_epd_update *update = &updates[0];
 	const struct drm_props *p = &drm->props;
-	struct drm_mode_rect clip = {
-		.x1 = (int32_t)update->rect.left,
-		.y1 = (int32_t)update->rect.top,
-		.x2 = (int32_t)(update->rect.left + update->rect.width),
-		.y2 = (int32_t)(update->rect.top + update->rect.height),
-	};
+	struct drm_mode_rect clips[KMS_CLIPS_MAX];
 	uint32_t clip_blob = 0, flags = 0;
 	drmModeAtomicReqPtr req;
 	int ret;
 
+	for (size_t i = 0; i < n; i++) {
+		const struct vl_epd_rect *r = &updates[i].rect;
+		clips[i] = (struct drm_mode_rect){
+			.x1 = (int32_t)r->left,
+			.y1 = (int32_t)r->top,
+			.x2 = (int32_t)(r->left + r->width),
+			.y2 = (int32_t)(r->top + r->height),
+		};
+	}
 	req = drmModeAtomicAlloc();
 	if (!req)
 		return -ENOMEM;
-	ret = drmModeCreatePropertyBlob(drm->fd, &clip, sizeof(clip), &clip_blob);
+	ret = drmModeCreatePropertyBlob(drm->fd, clips, n * sizeof(clips[0]), &clip_blob);
 	if (ret)
 		goto out;
 	if (!drm->modeset_done) {
@@ -213,13 +224,17 @@ wait_oldest_fence(struct drm_epd_device *drm)
 }
 
 static bool
-drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+drm_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updates, size_t n)
 {
 	struct drm_epd_device *drm = drm_from_device(dev);
 	int settle_fd = -1, ret;
 
+	if (n == 0 || n > dev->group_max) {
+		errno = EINVAL;
+		return false;
+	}
 	pthread_mutex_lock(&drm->lock);
-	bool room = drm->n_fences < DRM_FENCES_MAX;
+	bool room = drm->n_fences + n <= DRM_FENCES_MAX;
 	pthread_mutex_unlock(&drm->lock);
 	if (!room) {
 		/* the backend keeps fewer in flight: a fence it never collected */
@@ -227,7 +242,7 @@ drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 		return false;
 	}
 	for (int tries = 0;; tries++) {
-		ret = commit_update(drm, update, drm->epd ? &settle_fd : NULL);
+		ret = commit_updates(drm, updates, n, drm->epd ? &settle_fd : NULL);
 		if (ret != -EBUSY || tries == DRM_BUSY_RETRIES)
 			break;
 		/* the panel's queue is full: room comes as updates complete */
@@ -239,10 +254,29 @@ drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	}
 	if (settle_fd < 0)
 		return true;
+	/* each marker gets a descriptor of the commit's fence, polled and collected on its own */
+	int fds[KMS_CLIPS_MAX] = {settle_fd};
+	size_t n_fds = 1;
+	while (n_fds < n && (fds[n_fds] = fcntl(settle_fd, F_DUPFD_CLOEXEC, 0)) >= 0)
+		n_fds++;
+	if (n_fds < n) {
+		/* out of descriptors: the markers complete with the commit once it has settled */
+		wait_fence(drm, settle_fd);
+		while (n_fds > 0)
+			close(fds[--n_fds]);
+		return true;
+	}
 	pthread_mutex_lock(&drm->lock);
-	drm->fences[drm->n_fences++] = (struct settle_fence){update->marker, settle_fd};
+	for (size_t i = 0; i < n; i++)
+		drm->fences[drm->n_fences++] = (struct settle_fence){updates[i].marker, fds[i]};
 	pthread_mutex_unlock(&drm->lock);
 	return true;
+}
+
+static bool
+drm_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	return drm_submit_group(dev, update, 1);
 }
 
 /* With the lock held: the index of the marker's fence, or -1. */
@@ -349,6 +383,7 @@ drm_destroy(struct vl_epd_device *dev)
 static const struct vl_epd_device_impl epdrm_impl = {
 	.name = "epdrm",
 	.submit = drm_submit,
+	.submit_group = drm_submit_group,
 	.completion_fd = drm_completion_fd,
 	.collect_completion = drm_collect_completion,
 	.cancel = drm_cancel,
@@ -360,6 +395,7 @@ static const struct vl_epd_device_impl epdrm_impl = {
 static const struct vl_epd_device_impl kms_impl = {
 	.name = "drm",
 	.submit = drm_submit,
+	.submit_group = drm_submit_group,
 	.completion_fd = drm_completion_fd,
 	.collect_completion = drm_collect_completion,
 	.cancel = drm_cancel,
@@ -609,6 +645,7 @@ vl_epd_drm_open(const char *path, char *error, size_t error_size)
 		vl_epd_waveform_table_default(&drm->base.waveforms);
 	}
 	drm->base.has_update_ioctls = drm->epd;
+	drm->base.group_max = drm->epd ? EPDRM_CLIPS_MAX : KMS_CLIPS_MAX;
 	snprintf(drm->base.description, sizeof(drm->base.description), "%s (%s, %ux%u, %u bpp)",
 		path, drm->base.impl->name, drm->base.width, drm->base.height, drm->base.bpp);
 	drm->uevent_fd = vl_epd_open_uevent_socket();

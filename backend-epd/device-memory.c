@@ -24,7 +24,9 @@ struct memory_device {
 	pthread_cond_t wake; /* a cancel, or a hold released */
 	struct vl_epd_update *updates;
 	struct timespec *submitted;
+	uint32_t *calls; /* the submission call that brought each update */
 	size_t n_updates, capacity;
+	uint32_t n_calls;
 	uint8_t *panel;
 	unsigned int latency_ms;
 	bool hold; /* no update completes until it is released */
@@ -63,6 +65,7 @@ record_update(struct memory_device *mem, const struct vl_epd_update *update)
 			kept * sizeof(*mem->updates));
 		memmove(mem->submitted, mem->submitted + mem->n_updates - kept,
 			kept * sizeof(*mem->submitted));
+		memmove(mem->calls, mem->calls + mem->n_updates - kept, kept * sizeof(*mem->calls));
 		mem->n_updates = kept;
 	}
 	if (mem->n_updates == mem->capacity) {
@@ -73,31 +76,34 @@ record_update(struct memory_device *mem, const struct vl_epd_update *update)
 		struct timespec *submitted = realloc(mem->submitted, capacity * sizeof(*submitted));
 		if (submitted)
 			mem->submitted = submitted;
-		if (!updates || !submitted)
+		uint32_t *calls = realloc(mem->calls, capacity * sizeof(*calls));
+		if (calls)
+			mem->calls = calls;
+		if (!updates || !submitted || !calls)
 			return false;
 		mem->capacity = capacity;
 	}
 	mem->updates[mem->n_updates] = *update;
 	clock_gettime(CLOCK_MONOTONIC, &mem->submitted[mem->n_updates]);
+	mem->calls[mem->n_updates] = mem->n_calls;
 	mem->n_updates++;
 	return true;
 }
 
-static bool
-memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+/* With the lock held. */
+static int
+show_update(struct memory_device *mem, const struct vl_epd_update *update)
 {
-	struct memory_device *mem = memory_from_device(dev);
+	const struct vl_epd_device *dev = &mem->base;
 	const struct vl_epd_rect *r = &update->rect;
 
-	pthread_mutex_lock(&mem->lock);
-	int error = injected_failure(mem, VL_EPD_MEMORY_SUBMIT);
-	if (!error && !record_update(mem, update))
-		error = ENOMEM;
+	if (!record_update(mem, update))
+		return ENOMEM;
 	/* Like SNAPSHOT: the panel takes the pixels when the update is submitted. */
-	for (uint32_t y = r->top; !error && y < r->top + r->height; y++)
+	for (uint32_t y = r->top; y < r->top + r->height; y++)
 		memcpy(mem->panel + (size_t)y * dev->width + r->left,
 			dev->pixels + (size_t)y * dev->stride + r->left, r->width);
-	if (!error && mem->trace) {
+	if (mem->trace) {
 		const struct timespec *t = &mem->submitted[mem->n_updates - 1];
 		fprintf(mem->trace,
 			"update marker=%" PRIu32 " x=%" PRIu32 " y=%" PRIu32 " width=%" PRIu32
@@ -106,9 +112,28 @@ memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 			update->full, (int64_t)t->tv_sec * 1000000000 + t->tv_nsec);
 		fflush(mem->trace);
 	}
+	return 0;
+}
+
+static bool
+memory_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updates, size_t n)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	int error = injected_failure(mem, VL_EPD_MEMORY_SUBMIT);
+	for (size_t i = 0; !error && i < n; i++)
+		error = show_update(mem, &updates[i]);
+	mem->n_calls++;
 	pthread_mutex_unlock(&mem->lock);
 	errno = error;
 	return error == 0;
+}
+
+static bool
+memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	return memory_submit_group(dev, update, 1);
 }
 
 static void
@@ -199,6 +224,7 @@ memory_destroy(struct vl_epd_device *dev)
 	pthread_cond_destroy(&mem->wake);
 	free(mem->updates);
 	free(mem->submitted);
+	free(mem->calls);
 	free(mem->panel);
 	free(mem->base.pixels);
 	free(mem);
@@ -212,6 +238,24 @@ static const struct vl_epd_device_impl memory_impl = {
 	.cancel = memory_cancel,
 	.destroy = memory_destroy,
 };
+
+/* The same panel, taking a group of updates in one call, as a DRM commit does. */
+static const struct vl_epd_device_impl memory_group_impl = {
+	.name = "memory",
+	.submit = memory_submit,
+	.submit_group = memory_submit_group,
+	.wait = memory_wait,
+	.release = memory_release,
+	.cancel = memory_cancel,
+	.destroy = memory_destroy,
+};
+
+void
+vl_epd_memory_set_group_max(struct vl_epd_device *dev, uint32_t group_max)
+{
+	dev->group_max = group_max;
+	dev->impl = group_max > 1 ? &memory_group_impl : &memory_impl;
+}
 
 struct vl_epd_device *
 vl_epd_memory_open(uint32_t width, uint32_t height, char *error, size_t error_size)
@@ -262,6 +306,18 @@ vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **up
 
 	pthread_mutex_lock(&mem->lock);
 	*updates = mem->updates;
+	size_t n = mem->n_updates;
+	pthread_mutex_unlock(&mem->lock);
+	return n;
+}
+
+size_t
+vl_epd_memory_calls(struct vl_epd_device *dev, const uint32_t **calls)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	*calls = mem->calls;
 	size_t n = mem->n_updates;
 	pthread_mutex_unlock(&mem->lock);
 	return n;

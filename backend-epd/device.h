@@ -32,6 +32,14 @@ struct vl_epd_device_impl {
 	/* Shows what the pixels hold in rect; the marker completes later. */
 	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
 	/*
+	 * Optional: shows n updates (2 to group_max) of one flush in one
+	 * operation of the driver, such as an atomic commit with a damage clip
+	 * for each. They share waveform, full and flags, and none overlaps
+	 * another; their markers complete together.
+	 */
+	bool (*submit_group)(
+		struct vl_epd_device *dev, const struct vl_epd_update *updates, size_t n);
+	/*
 	 * Blocks until marker completed: 0, or a negative errno. Devices that
 	 * have completion_fd leave it NULL.
 	 */
@@ -78,6 +86,8 @@ struct vl_epd_device {
 	struct vl_epd_waveform_table waveforms;
 	/* turns the kinds in waveforms into the numbers the driver expects */
 	struct vl_epd_waveform_map waveform_map;
+	/* How many updates submit_group takes at once. */
+	uint32_t group_max;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
 	/* The backend and its I/O threads, which may end after the backend. */
@@ -124,6 +134,16 @@ void vl_epd_memory_hold(struct vl_epd_device *dev, bool hold);
  */
 #define VL_EPD_MEMORY_RECORD_MAX 4096
 size_t vl_epd_memory_updates(struct vl_epd_device *dev, const struct vl_epd_update **updates);
+/*
+ * For each update of the record, the number of the submission call that
+ * brought it: updates submitted together share it.
+ */
+size_t vl_epd_memory_calls(struct vl_epd_device *dev, const uint32_t **calls);
+/*
+ * Before the backend starts: makes the memory device take up to group_max
+ * updates in one call (submit_group), as a DRM device does; 1: one a call.
+ */
+void vl_epd_memory_set_group_max(struct vl_epd_device *dev, uint32_t group_max);
 /* What the memory panel shows: the pixels of every update that was submitted. */
 const uint8_t *vl_epd_memory_panel(struct vl_epd_device *dev);
 

@@ -520,6 +520,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		if (!flashing && (plan->remember || leaves_fast_ghost(plan)))
 			vl_epd_ghost_remember(state->ghost, &plan->box);
 	}
+	vl_epd_io_kick(&output->io);
 	if (record->n > 0)
 		state->panel_known = true;
 	/* what waits keeps its hints */
@@ -643,6 +644,7 @@ vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
 		vl_epd_ghost_forget(state->ghost, &plan->box);
 	}
+	vl_epd_io_kick(&output->io);
 out:
 	pixman_region32_fini(&flash);
 	pixman_region32_fini(&redraw);

@@ -1,15 +1,17 @@
 /*
  * Device I/O threads: one submits queued updates, one waits for submitted
  * markers in order; both post results and wake the event loop through an
- * eventfd. A device whose completions are descriptors (completion_fd) has no
- * wait thread: the event loop polls them, and their markers complete in the
- * order the panel finishes them. The threads sleep on condition variables
- * while nothing is queued, so an idle panel costs no wake-ups. The queues
- * are fixed rings: the output never has more updates in flight than they
- * hold, and nothing is allocated on the way. The threads hold references to
- * the queues and the device, so a backend destroyed while a driver call
- * blocks (up to its 5 s timeout) returns at once and the last thread out
- * frees them.
+ * eventfd. A flush's updates are queued together (vl_epd_io_kick), so that
+ * a device that takes several at once (submit_group: one atomic commit)
+ * gets those that share a waveform in one call. A device whose completions
+ * are descriptors (completion_fd) has no wait thread: the event loop polls
+ * them, and their markers complete in the order the panel finishes them.
+ * The threads sleep on condition variables while nothing is queued, so an
+ * idle panel costs no wake-ups. The queues are fixed rings: the output
+ * never has more updates in flight than they hold, and nothing is
+ * allocated on the way. The threads hold references to the queues and the
+ * device, so a backend destroyed while a driver call blocks (up to its 5 s
+ * timeout) returns at once and the last thread out frees them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -57,7 +59,11 @@ struct vl_epd_io_queues {
 	int refs;
 	bool stop;
 	struct ring to_submit, to_wait, results;
+	/* the first ready of to_submit are kicked: the thread may take them */
+	size_t ready;
+	uint64_t batch; /* what the updates queued until the next kick get */
 	struct vl_epd_update submissions[RING_SIZE];
+	uint64_t batches[RING_SIZE];
 	uint32_t waits[RING_SIZE];
 	struct io_report done[RING_SIZE];
 };
@@ -80,6 +86,17 @@ ring_pop(struct ring *ring)
 	ring->head = (ring->head + 1) % RING_SIZE;
 	ring->len--;
 	return slot;
+}
+
+/* With the lock held: what is queued may go to the device. */
+static void
+kick_locked(struct vl_epd_io_queues *q)
+{
+	if (q->ready == q->to_submit.len)
+		return;
+	q->ready = q->to_submit.len;
+	q->batch++;
+	pthread_cond_broadcast(&q->wake);
 }
 
 static void
@@ -115,6 +132,67 @@ post_report(struct vl_epd_io_queues *q, uint32_t marker, int error, bool submitt
 		wlr_log_errno(WLR_ERROR, "waking the event loop");
 }
 
+static bool
+rects_overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b)
+{
+	return a->left < b->left + b->width && b->left < a->left + a->width &&
+	       a->top < b->top + b->height && b->top < a->top + a->height;
+}
+
+/* Whether the device shows a and b the same way, so that one submission may take both. */
+static bool
+same_kind(const struct vl_epd_update *a, const struct vl_epd_update *b)
+{
+	return a->waveform == b->waveform && a->full == b->full && a->flags == b->flags;
+}
+
+/*
+ * With the lock held, ready > 0: the next submission's updates, copied to
+ * group, and moved to the head of the queue, where they stay until
+ * submitted. They are the oldest update and the later ones of its flush
+ * that share its kind, up to the device's group_max. An update joins only
+ * if it overlaps none it would overtake, so that overlapping rects reach
+ * the panel in the order they were queued, and none of the group, whose
+ * rects a driver may show in any order.
+ */
+static size_t
+take_group(struct vl_epd_io_queues *q, struct vl_epd_update *group)
+{
+	struct vl_epd_update others[RING_SIZE];
+	const size_t head = q->to_submit.head;
+	const uint32_t max = q->device->impl->submit_group ? q->device->group_max : 1;
+	size_t n = 0, n_others = 0, scanned = 0;
+
+	for (; scanned < q->ready; scanned++) {
+		size_t slot = (head + scanned) % RING_SIZE;
+		const struct vl_epd_update *u = &q->submissions[slot];
+		if (q->batches[slot] != q->batches[head])
+			break;
+		bool joins = n < max && (n == 0 || same_kind(u, &group[0]));
+		for (size_t i = 0; joins && i < n_others; i++)
+			joins = !rects_overlap(&u->rect, &others[i].rect);
+		for (size_t i = 0; joins && i < n; i++)
+			joins = !rects_overlap(&u->rect, &group[i].rect);
+		if (joins)
+			group[n++] = *u;
+		else
+			others[n_others++] = *u;
+	}
+	for (size_t i = 0; i < scanned; i++) {
+		size_t slot = (head + i) % RING_SIZE;
+		q->submissions[slot] = i < n ? group[i] : others[i - n];
+	}
+	return n;
+}
+
+static bool
+submit_group(struct vl_epd_device *device, const struct vl_epd_update *group, size_t n)
+{
+	if (n > 1)
+		return device->impl->submit_group(device, group, n);
+	return device->impl->submit(device, group);
+}
+
 static void *
 submit_thread(void *data)
 {
@@ -124,26 +202,30 @@ submit_thread(void *data)
 	for (;;) {
 		if (q->to_submit.len == 0)
 			pthread_cond_broadcast(&q->drained);
-		while (!q->stop && q->to_submit.len == 0)
+		while (!q->stop && q->ready == 0)
 			pthread_cond_wait(&q->wake, &q->lock);
 		if (q->stop)
 			break;
-		struct vl_epd_update update = q->submissions[q->to_submit.head];
+		struct vl_epd_update group[RING_SIZE];
+		size_t n = take_group(q, group);
 		pthread_mutex_unlock(&q->lock);
 
-		bool ok = q->device->impl->submit(q->device, &update);
+		bool ok = submit_group(q->device, group, n);
 		int error = ok ? 0 : -(errno ? errno : EIO);
 
 		pthread_mutex_lock(&q->lock);
-		ring_pop(&q->to_submit);
-		size_t slot;
-		if (ok && q->device->impl->completion_fd) {
-			post_report(q, update.marker, 0, true);
-		} else if (ok && ring_push(&q->to_wait, &slot)) {
-			q->waits[slot] = update.marker;
-			pthread_cond_broadcast(&q->wake);
-		} else {
-			post_report(q, update.marker, ok ? -ENOSPC : error, false);
+		for (size_t i = 0; i < n; i++) {
+			ring_pop(&q->to_submit);
+			q->ready--;
+			size_t slot;
+			if (ok && q->device->impl->completion_fd) {
+				post_report(q, group[i].marker, 0, true);
+			} else if (ok && ring_push(&q->to_wait, &slot)) {
+				q->waits[slot] = group[i].marker;
+				pthread_cond_broadcast(&q->wake);
+			} else {
+				post_report(q, group[i].marker, ok ? -ENOSPC : error, false);
+			}
 		}
 	}
 	q->submitting = false;
@@ -375,6 +457,7 @@ vl_epd_io_finish(struct vl_epd_io *io)
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += DRAIN_TIMEOUT_S;
 	pthread_mutex_lock(&q->lock);
+	kick_locked(q);
 	while (q->to_submit.len > 0 && q->submitting &&
 		pthread_cond_timedwait(&q->drained, &q->lock, &deadline) == 0)
 		;
@@ -399,8 +482,18 @@ vl_epd_io_submit(struct vl_epd_io *io, const struct vl_epd_update *update)
 	bool ok = ring_push(&q->to_submit, &slot);
 	if (ok) {
 		q->submissions[slot] = *update;
-		pthread_cond_broadcast(&q->wake);
+		q->batches[slot] = q->batch;
 	}
 	pthread_mutex_unlock(&q->lock);
 	return ok;
+}
+
+void
+vl_epd_io_kick(struct vl_epd_io *io)
+{
+	struct vl_epd_io_queues *q = io->queues;
+
+	pthread_mutex_lock(&q->lock);
+	kick_locked(q);
+	pthread_mutex_unlock(&q->lock);
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The e-paper backend on epdrm through KMS ("drm:/dev/dri/cardN"): every
- * update is an atomic commit of the backend's buffer whose damage clip is
- * the trace's rect, with the waveform the backend chose through
- * EPD_WAVEFORM; the panel ends up showing the scene; the backend's
+ * The e-paper backend on epdrm through KMS ("drm:/dev/dri/cardN"): updates
+ * are atomic commits of the backend's buffer whose damage clips are the
+ * trace's rects, with the waveform the backend chose through
+ * EPD_WAVEFORM, and a frame's updates of one waveform are one commit with
+ * a clip each; the panel ends up showing the scene; the backend's
  * feedback says settled only once the panel has finished (the settle
  * fence, polled on the event loop), never before the trace's end time.
  */
@@ -85,6 +86,31 @@ main(void)
 	free(trace);
 	epd_read_panel(&e->panel, panel);
 	CHECK_LT(panel[48 * W + 310], 0x20);
+
+	epd_phase("two black squares apart in one frame: one commit, a DU update for each");
+	epd_trace_clear(&e->panel);
+	scene_harness_rect(h, 40, 200, 16, 16, 0);
+	scene_harness_rect(h, 340, 250, 16, 16, 0);
+	REQUIRE(scene_harness_show(h, &feedback));
+	CHECK(feedback.settled);
+	REQUIRE(epdrm_wait_idle(e));
+	n = epd_trace_read(&e->panel, &trace);
+	CHECK_EQ(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		epd_trace_print(&trace[i]);
+		CHECK_MSG(!strcmp(trace[i].waveform, "DU"), "waveform %s", trace[i].waveform);
+		CHECK_EQ(trace[i].width, 16);
+	}
+	/* a commit's updates carry its settle fence's marker */
+	if (n == 2) {
+		CHECK_NE(trace[0].marker, 0);
+		CHECK_MSG(trace[0].marker == trace[1].marker, "two commits: markers %u and %u",
+			trace[0].marker, trace[1].marker);
+	}
+	free(trace);
+	epd_read_panel(&e->panel, panel);
+	CHECK_LT(panel[208 * W + 48], 0x20);
+	CHECK_LT(panel[258 * W + 348], 0x20);
 
 	free(panel);
 	free(expect);
