@@ -35,28 +35,43 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 /* ---- test life cycle and assertions ---- */
 
 /* Where each thread of the test is, for a test that hangs: in the kernel or not. */
-static void
-print_thread_stacks(void)
+bool
+epd_for_each_thread(bool (*visit)(const char *tid, void *data), void *data)
 {
 	DIR *tasks = opendir("/proc/self/task");
 	struct dirent *ent;
 
 	if (!tasks)
-		return;
+		return false;
 	while ((ent = readdir(tasks))) {
-		char path[320];
-		if (ent->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stack", ent->d_name);
-		char *stack = epd_read_file(path, NULL);
-		snprintf(path, sizeof(path), "/proc/self/task/%s/wchan", ent->d_name);
-		char *wchan = epd_read_file(path, NULL);
-		printf("thread %s waits in %s; its kernel stack:\n%s", ent->d_name,
-			wchan && *wchan ? wchan : "(nothing)", stack ? stack : "(unreadable)\n");
-		free(stack);
-		free(wchan);
+		if (ent->d_name[0] != '.' && !visit(ent->d_name, data))
+			break;
 	}
 	closedir(tasks);
+	return true;
+}
+
+char *
+epd_read_thread_file(const char *tid, const char *file)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/%s", tid, file);
+	return epd_read_file(path, NULL);
+}
+
+static bool
+print_thread_stack(const char *tid, void *data)
+{
+	(void)data;
+	char *stack = epd_read_thread_file(tid, "stack");
+	char *wchan = epd_read_thread_file(tid, "wchan");
+
+	printf("thread %s waits in %s; its kernel stack:\n%s", tid,
+		wchan && *wchan ? wchan : "(nothing)", stack ? stack : "(unreadable)\n");
+	free(stack);
+	free(wchan);
+	return true;
 }
 
 static void *
@@ -67,7 +82,7 @@ watchdog_main(void *arg)
 	sleep(timeout_s);
 	printf("FAIL %s: watchdog: still running after %u s (phase: %s)\n", test_name, timeout_s,
 		phase);
-	print_thread_stacks();
+	epd_for_each_thread(print_thread_stack, NULL);
 	fflush(stdout);
 	_exit(1);
 	return NULL;
@@ -567,30 +582,32 @@ epd_run_command(const char *command, char *out, size_t size)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+struct threads_named {
+	const char *name;
+	unsigned int n;
+};
+
+static bool
+count_if_named(const char *tid, void *data)
+{
+	struct threads_named *count = data;
+	char *comm = epd_read_thread_file(tid, "comm");
+
+	if (comm) {
+		comm[strcspn(comm, "\n")] = '\0';
+		count->n += !strcmp(comm, count->name);
+	}
+	free(comm);
+	return true;
+}
+
 unsigned int
 epd_threads_named(const char *name)
 {
-	DIR *tasks = opendir("/proc/self/task");
-	struct dirent *task;
-	unsigned int n = 0;
+	struct threads_named count = {.name = name};
 
-	if (!tasks)
-		return 0;
-	while ((task = readdir(tasks))) {
-		char path[300], *comm;
-
-		if (task->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", task->d_name);
-		comm = epd_read_file(path, NULL);
-		if (comm) {
-			comm[strcspn(comm, "\n")] = '\0';
-			n += !strcmp(comm, name);
-		}
-		free(comm);
-	}
-	closedir(tasks);
-	return n;
+	epd_for_each_thread(count_if_named, &count);
+	return count.n;
 }
 
 int

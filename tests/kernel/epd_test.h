@@ -251,6 +251,13 @@ int epd_write_file(const char *path, const char *text);
 int epd_run_command(const char *command, char *out, size_t size);
 /* How many of this process's threads have the name (their comm). */
 unsigned int epd_threads_named(const char *name);
+/*
+ * Calls visit with the id of each thread of this process until it returns
+ * false; false when the threads cannot be listed.
+ */
+bool epd_for_each_thread(bool (*visit)(const char *tid, void *data), void *data);
+/* A file of a thread's /proc/self/task/TID directory, or NULL; free() it. */
+char *epd_read_thread_file(const char *tid, const char *file);
 /* Makes the next count faults of a kind happen (knob: an inject_* file of debugfs). */
 void epd_inject(struct epd *d, const char *knob, unsigned int count);
 /* Faults of a kind still to come, as the knob reads back. */

@@ -8,7 +8,6 @@
 #include "epd_test.h"
 #include "scene_harness.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,33 +19,40 @@
 
 static struct epd dev;
 
+struct switches {
+	char self[32];
+	long long total;
+};
+
+static bool
+add_switches(const char *tid, void *data)
+{
+	struct switches *sum = data;
+
+	if (strcmp(tid, sum->self) == 0)
+		return true;
+	char *status = epd_read_thread_file(tid, "status");
+	if (!status)
+		return true;
+	for (char *line = strtok(status, "\n"); line; line = strtok(NULL, "\n")) {
+		long long n;
+		if (sscanf(line, "voluntary_ctxt_switches: %lld", &n) == 1 ||
+			sscanf(line, "nonvoluntary_ctxt_switches: %lld", &n) == 1)
+			sum->total += n;
+	}
+	free(status);
+	return true;
+}
+
 /* Context switches of every thread of this process but the calling one. */
 static long long
 other_threads_switches(void)
 {
-	char path[300], self[32];
-	long long total = 0;
-	DIR *dir = opendir("/proc/self/task");
+	struct switches sum = {0};
 
-	REQUIRE_MSG(dir, "cannot list /proc/self/task");
-	snprintf(self, sizeof(self), "%d", gettid());
-	for (struct dirent *e; (e = readdir(dir));) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
-		char *status = epd_read_file(path, NULL);
-		if (!status)
-			continue;
-		for (char *line = strtok(status, "\n"); line; line = strtok(NULL, "\n")) {
-			long long n;
-			if (sscanf(line, "voluntary_ctxt_switches: %lld", &n) == 1 ||
-				sscanf(line, "nonvoluntary_ctxt_switches: %lld", &n) == 1)
-				total += n;
-		}
-		free(status);
-	}
-	closedir(dir);
-	return total;
+	snprintf(sum.self, sizeof(sum.self), "%d", gettid());
+	REQUIRE_MSG(epd_for_each_thread(add_switches, &sum), "cannot list /proc/self/task");
+	return sum.total;
 }
 
 int

@@ -16,7 +16,6 @@
 #include "epd_test.h"
 #include "scene_harness.h"
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,44 +28,47 @@
 
 static struct epd dev;
 
+static bool
+count_thread(const char *tid, void *data)
+{
+	(void)tid;
+	++*(int *)data;
+	return true;
+}
+
 /* Threads of this process: the caller's and the watchdog's, plus the backend's. */
 static int
 count_threads(void)
 {
-	DIR *dir = opendir("/proc/self/task");
 	int n = 0;
 
-	REQUIRE_MSG(dir, "cannot list /proc/self/task");
-	for (struct dirent *e; (e = readdir(dir));)
-		n += e->d_name[0] != '.';
-	closedir(dir);
+	REQUIRE_MSG(epd_for_each_thread(count_thread, &n), "cannot list /proc/self/task");
 	return n;
+}
+
+/* Whether the thread sleeps in ioctl(MXCFB_WAIT_FOR_UPDATE_COMPLETE): false stops the walk. */
+static bool
+not_in_marker_wait(const char *tid, void *data)
+{
+	bool *found = data;
+	long nr;
+	unsigned long long fd, cmd;
+	char *text = epd_read_thread_file(tid, "syscall");
+
+	/* "NR arg1 arg2 ..." while blocked in a system call */
+	*found = text && sscanf(text, "%ld 0x%llx 0x%llx", &nr, &fd, &cmd) == 3 &&
+		 nr == SYS_ioctl && cmd == (unsigned long long)MXCFB_WAIT_FOR_UPDATE_COMPLETE;
+	free(text);
+	return !*found;
 }
 
 /* Whether a thread of this process sleeps in ioctl(MXCFB_WAIT_FOR_UPDATE_COMPLETE). */
 static bool
 thread_in_marker_wait(void)
 {
-	DIR *dir = opendir("/proc/self/task");
 	bool found = false;
 
-	REQUIRE_MSG(dir, "cannot list /proc/self/task");
-	for (struct dirent *e; !found && (e = readdir(dir));) {
-		char path[300];
-		long nr;
-		unsigned long long fd, cmd;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/syscall", e->d_name);
-		char *text = epd_read_file(path, NULL);
-		/* "NR arg1 arg2 ..." while blocked in a system call */
-		found = text && sscanf(text, "%ld 0x%llx 0x%llx", &nr, &fd, &cmd) == 3 &&
-			nr == SYS_ioctl &&
-			cmd == (unsigned long long)MXCFB_WAIT_FOR_UPDATE_COMPLETE;
-		free(text);
-	}
-	closedir(dir);
+	REQUIRE_MSG(epd_for_each_thread(not_in_marker_wait, &found), "cannot list /proc/self/task");
 	return found;
 }
 
