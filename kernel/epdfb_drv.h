@@ -362,6 +362,9 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg);
 int epdfb_compat_ioctl(struct fb_info *info, unsigned int cmd,
 		       unsigned long arg);
 #endif
+
+/* epdfb_check.c */
+bool epdfb_temp_valid(int temp);
 int epdfb_check_update(const struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 

@@ -1,0 +1,170 @@
+/*
+ * The panel model's device: epdfb's struct epdfb_par, set up as the
+ * driver's probe sets it up for an 8 bpp panel, without the fbdev device.
+ */
+#include <stdio.h>
+
+#include "epdfb_drv.h"
+#include "panel-model.h"
+
+#define MODEL_SIZE_MAX  16384
+#define MODEL_SCALE_MAX 100000
+#define MODEL_AMBIENT_C 25
+
+struct vl_panel_model {
+	struct epdfb_par par;
+};
+
+struct vl_panel_model *
+vl_panel_model_create(
+	uint32_t width, uint32_t height, unsigned int time_scale, char *error, size_t error_size)
+{
+	struct vl_panel_model *model;
+	struct epdfb_par *par;
+
+	if (width == 0 || height == 0 || width > MODEL_SIZE_MAX || height > MODEL_SIZE_MAX) {
+		snprintf(error, error_size, "panel size %ux%u is out of range", width, height);
+		return NULL;
+	}
+	if (time_scale == 0 || time_scale > MODEL_SCALE_MAX) {
+		snprintf(error, error_size, "time scale %u is out of range (1 to %u)", time_scale,
+			MODEL_SCALE_MAX);
+		return NULL;
+	}
+	model = calloc(1, sizeof(*model));
+	if (!model)
+		goto nomem;
+	par = &model->par;
+	par->width = width;
+	par->height = height;
+	par->bpp = 8;
+	par->line_length = width;
+	par->time_scale = time_scale;
+	par->ambient_temp = MODEL_AMBIENT_C;
+	par->auto_update = AUTO_UPDATE_MODE_REGION_MODE;
+	par->ops = &epdfb_sim_ops;
+	par->screen = malloc((size_t)width * height);
+	if (!par->screen)
+		goto nomem;
+	memset(par->screen, 0xff, (size_t)width * height);
+	if (par->ops->init(par))
+		goto nomem;
+	if (epdfb_queue_init(par)) {
+		par->ops->fini(par);
+		goto nomem;
+	}
+	return model;
+
+nomem:
+	if (model)
+		free(model->par.screen);
+	free(model);
+	snprintf(error, error_size, "no memory for a %ux%u panel", width, height);
+	return NULL;
+}
+
+void
+vl_panel_model_cancel(struct vl_panel_model *model)
+{
+	epdfb_queue_cancel_all(&model->par);
+}
+
+void
+vl_panel_model_destroy(struct vl_panel_model *model)
+{
+	if (!model)
+		return;
+	epdfb_queue_cancel_all(&model->par);
+	epdfb_queue_fini(&model->par);
+	model->par.ops->fini(&model->par);
+	free(model->par.screen);
+	free(model);
+}
+
+uint8_t *
+vl_panel_model_pixels(struct vl_panel_model *model)
+{
+	return model->par.screen;
+}
+
+uint32_t
+vl_panel_model_width(const struct vl_panel_model *model)
+{
+	return model->par.width;
+}
+
+uint32_t
+vl_panel_model_height(const struct vl_panel_model *model)
+{
+	return model->par.height;
+}
+
+int
+vl_panel_model_submit(struct vl_panel_model *model, const struct mxcfb_update_data *update)
+{
+	int ret = epdfb_check_update(&model->par, update);
+
+	return ret ? ret : epdfb_queue_submit(&model->par, update);
+}
+
+int
+vl_panel_model_wait(struct vl_panel_model *model, uint32_t marker, uint32_t *collided)
+{
+	uint32_t ignored;
+
+	return epdfb_queue_wait_marker(&model->par, marker, collided ? collided : &ignored);
+}
+
+int
+vl_panel_model_wait_submitted(struct vl_panel_model *model)
+{
+	return epdfb_queue_wait_pending(&model->par);
+}
+
+void
+vl_panel_model_read(struct vl_panel_model *model, uint8_t *panel)
+{
+	mutex_lock(&model->par.lock);
+	model->par.ops->read_panel(&model->par, panel);
+	mutex_unlock(&model->par.lock);
+}
+
+size_t
+vl_panel_model_trace(struct vl_panel_model *model, struct vl_panel_model_trace *trace, size_t max)
+{
+	struct epdfb_par *par = &model->par;
+
+	mutex_lock(&par->lock);
+	size_t n = min((size_t)par->trace_len, max);
+	size_t first = (par->trace_head + EPDFB_TRACE_LEN - n) % EPDFB_TRACE_LEN;
+	for (size_t i = 0; i < n; i++) {
+		const struct epdfb_trace_entry *e = &par->trace[(first + i) % EPDFB_TRACE_LEN];
+		trace[i] = (struct vl_panel_model_trace){
+			.marker = e->marker,
+			.waveform = e->waveform,
+			.mode = e->mode,
+			.flags = e->flags,
+			.rect = e->rect,
+			.submit_ns = e->submit_ns,
+			.start_ns = e->start_ns,
+			.end_ns = e->end_ns,
+			.merged = e->merged,
+			.collided = e->collided,
+			.flashing = e->flashing,
+		};
+	}
+	mutex_unlock(&par->lock);
+	return n;
+}
+
+const char *
+vl_panel_model_waveform_name(uint32_t waveform)
+{
+	const struct epdfb_panel_ops *ops = &epdfb_sim_ops;
+
+	for (unsigned int i = 0; i < ops->n_waveforms; i++) {
+		if (ops->waveforms[i].id == waveform)
+			return ops->waveforms[i].name;
+	}
+	return NULL;
+}

@@ -1,0 +1,286 @@
+/*
+ * epdfb's panel model in a process (panel-model/): the driver's queue and
+ * simulation, run on the kernel shim's threads and clock. A DU update shows
+ * two levels exactly in its rect and takes its waveform's time; a GC16 one
+ * shows 16 levels; bad requests get the driver's errors and change
+ * nothing; an update that collides waits, and the next one that touches
+ * it merges into it; DU toggles leave a ghost that a flash clears; a model
+ * cancelled with updates in flight ends its waits with ENODEV.
+ * Runs under ASan and UBSan too.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "panel-model.h"
+
+#define W 200
+#define H 100
+/* waveform durations at time_scale 100 (kernel/epdfb_sim.c) */
+#define DU_MS   260
+#define GC16_MS 450
+
+static struct vl_panel_model *
+create(unsigned int time_scale)
+{
+	char error[128];
+	struct vl_panel_model *model =
+		vl_panel_model_create(W, H, time_scale, error, sizeof(error));
+
+	assert_non_null(model);
+	return model;
+}
+
+static void
+fill(struct vl_panel_model *model, uint32_t left, uint32_t top, uint32_t width, uint32_t height,
+	uint8_t gray)
+{
+	uint8_t *pixels = vl_panel_model_pixels(model);
+
+	for (uint32_t y = top; y < top + height; y++)
+		memset(pixels + (size_t)y * W + left, gray, width);
+}
+
+static int
+submit(struct vl_panel_model *model, uint32_t left, uint32_t top, uint32_t width, uint32_t height,
+	uint32_t waveform, uint32_t mode, uint32_t marker)
+{
+	struct mxcfb_update_data update = {
+		.update_region = {.top = top, .left = left, .width = width, .height = height},
+		.waveform_mode = waveform,
+		.update_mode = mode,
+		.update_marker = marker,
+		.temp = TEMP_USE_AMBIENT,
+	};
+	return vl_panel_model_submit(model, &update);
+}
+
+/* Pixels of the rect whose level is in [lo, hi]. */
+static size_t
+count_levels(const uint8_t *panel, uint32_t left, uint32_t top, uint32_t width, uint32_t height,
+	uint8_t lo, uint8_t hi)
+{
+	size_t n = 0;
+
+	for (uint32_t y = top; y < top + height; y++)
+		for (uint32_t x = left; x < left + width; x++)
+			n += panel[(size_t)y * W + x] >= lo && panel[(size_t)y * W + x] <= hi;
+	return n;
+}
+
+static void
+test_bad_sizes(void **state)
+{
+	char error[128] = "";
+	(void)state;
+
+	assert_null(vl_panel_model_create(0, 100, 100, error, sizeof(error)));
+	assert_non_null(strstr(error, "out of range"));
+	assert_null(vl_panel_model_create(100, 16385, 100, error, sizeof(error)));
+	error[0] = '\0';
+	assert_null(vl_panel_model_create(100, 100, 0, error, sizeof(error)));
+	assert_non_null(strstr(error, "time scale 0"));
+}
+
+static void
+test_du_update(void **state)
+{
+	struct vl_panel_model *model = create(10);
+	struct vl_panel_model_trace trace[4];
+	static uint8_t panel[W * H];
+	uint32_t collided = 7;
+	(void)state;
+
+	/* dark gray: DU, two levels, shows it black */
+	fill(model, 20, 10, 30, 20, 0x30);
+	assert_int_equal(
+		submit(model, 20, 10, 30, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 5), 0);
+	assert_int_equal(vl_panel_model_wait(model, 5, &collided), 0);
+	assert_int_equal(collided, 0);
+	vl_panel_model_read(model, panel);
+	/* black, but for the ghost of the white it was (DU's gain: 16/256 of it) */
+	assert_int_equal(count_levels(panel, 20, 10, 30, 20, 0, 255 * 16 / 256), 30 * 20);
+	assert_int_equal(count_levels(panel, 0, 0, W, H, 0xff, 0xff), W * H - 30 * 20);
+
+	assert_int_equal(vl_panel_model_trace(model, trace, 4), 1);
+	assert_int_equal(trace[0].marker, 5);
+	assert_int_equal(trace[0].waveform, WAVEFORM_MODE_DU);
+	assert_int_equal(trace[0].rect.left, 20);
+	assert_int_equal(trace[0].rect.width, 30);
+	assert_false(trace[0].flashing);
+	/* the waveform's time, scaled by 10 % */
+	assert_int_equal(trace[0].end_ns - trace[0].start_ns, DU_MS * 1000000ULL / 10);
+	assert_string_equal(vl_panel_model_waveform_name(trace[0].waveform), "DU");
+	vl_panel_model_destroy(model);
+}
+
+static void
+test_gc16_levels(void **state)
+{
+	struct vl_panel_model *model = create(10);
+	static uint8_t panel[W * H];
+	(void)state;
+
+	/* a ramp: GC16 shows it in 16 levels */
+	for (uint32_t x = 0; x < W; x++)
+		for (uint32_t y = 0; y < H; y++)
+			vl_panel_model_pixels(model)[(size_t)y * W + x] =
+				(uint8_t)(x * 255 / (W - 1));
+	assert_int_equal(submit(model, 0, 0, W, H, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 1), 0);
+	assert_int_equal(vl_panel_model_wait(model, 1, NULL), 0);
+	vl_panel_model_read(model, panel);
+	bool seen[256] = {false};
+	size_t levels = 0;
+	for (size_t i = 0; i < (size_t)W * H; i++) {
+		levels += !seen[panel[i]];
+		seen[panel[i]] = true;
+	}
+	assert_int_equal(levels, 16);
+	vl_panel_model_destroy(model);
+}
+
+static void
+test_bad_requests(void **state)
+{
+	struct vl_panel_model *model = create(10);
+	struct vl_panel_model_trace trace[1];
+	static uint8_t panel[W * H];
+	struct mxcfb_update_data alt = {
+		.update_region = {.width = 10, .height = 10},
+		.waveform_mode = WAVEFORM_MODE_DU,
+		.flags = EPDC_FLAG_USE_ALT_BUFFER,
+		.temp = TEMP_USE_AMBIENT,
+	};
+	(void)state;
+
+	fill(model, 0, 0, W, H, 0);
+	assert_int_equal(
+		submit(model, 190, 0, 20, 10, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), -EINVAL);
+	assert_int_equal(
+		submit(model, 0, 0, 0, 10, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), -EINVAL);
+	assert_int_equal(submit(model, 0, 0, 10, 10, 99, UPDATE_MODE_PARTIAL, 3), -EINVAL);
+	assert_int_equal(submit(model, 0, 0, 10, 10, WAVEFORM_MODE_DU, 7, 4), -EINVAL);
+	assert_int_equal(vl_panel_model_submit(model, &alt), -EPERM);
+	assert_int_equal(vl_panel_model_wait_submitted(model), 0);
+	assert_int_equal(vl_panel_model_trace(model, trace, 1), 0);
+	vl_panel_model_read(model, panel);
+	assert_int_equal(count_levels(panel, 0, 0, W, H, 0xff, 0xff), W * H);
+	vl_panel_model_destroy(model);
+}
+
+/*
+ * At a slow time scale the first update is still in flight when the others
+ * come: the one over it collides and waits, and the one beside that one
+ * merges into it, both markers completing with the merged update.
+ */
+static void
+test_collide_and_merge(void **state)
+{
+	/* 2.25 s and 1.3 s: the waits end within their 5 s */
+	struct vl_panel_model *model = create(500);
+	struct vl_panel_model_trace trace[4];
+	uint32_t collided = 0;
+	(void)state;
+
+	fill(model, 0, 0, 100, 100, 0);
+	assert_int_equal(
+		submit(model, 0, 0, 100, 100, WAVEFORM_MODE_GC16, UPDATE_MODE_PARTIAL, 1), 0);
+	assert_int_equal(submit(model, 0, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
+	assert_int_equal(submit(model, 50, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 3), 0);
+	assert_int_equal(vl_panel_model_wait(model, 3, &collided), 0);
+	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
+	assert_int_equal(collided, 1);
+	assert_int_equal(vl_panel_model_trace(model, trace, 4), 2);
+	assert_int_equal(trace[0].marker, 1);
+	assert_int_equal(trace[1].marker, 2);
+	assert_int_equal(trace[1].merged, 1);
+	assert_true(trace[1].collided);
+	assert_int_equal(trace[1].rect.left, 0);
+	assert_int_equal(trace[1].rect.width, 100);
+	assert_int_equal(trace[1].rect.height, 50);
+	/* it started once the first had ended */
+	assert_true(trace[1].start_ns >= trace[0].end_ns);
+	vl_panel_model_destroy(model);
+}
+
+static void
+test_ghost_and_flash(void **state)
+{
+	struct vl_panel_model *model = create(1);
+	static uint8_t panel[W * H];
+	uint32_t marker = 1;
+	(void)state;
+
+	for (int i = 0; i < 6; i++, marker++) {
+		fill(model, 0, 0, 40, 40, i % 2 ? 0xff : 0);
+		assert_int_equal(
+			submit(model, 0, 0, 40, 40, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, marker),
+			0);
+		assert_int_equal(vl_panel_model_wait(model, marker, NULL), 0);
+	}
+	/* white again, but the black it left shows through */
+	vl_panel_model_read(model, panel);
+	assert_int_equal(count_levels(panel, 0, 0, 40, 40, 0xff, 0xff), 0);
+	assert_int_equal(
+		submit(model, 0, 0, 40, 40, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, marker), 0);
+	assert_int_equal(vl_panel_model_wait(model, marker, NULL), 0);
+	vl_panel_model_read(model, panel);
+	assert_int_equal(count_levels(panel, 0, 0, 40, 40, 0xff, 0xff), 40 * 40);
+	vl_panel_model_destroy(model);
+}
+
+struct waiter {
+	struct vl_panel_model *model;
+	int result;
+};
+
+static void *
+wait_marker(void *data)
+{
+	struct waiter *w = data;
+
+	w->result = vl_panel_model_wait(w->model, 1, NULL);
+	return NULL;
+}
+
+/* Cancelled under a wait, or before one: the waits end with ENODEV, and so do submissions. */
+static void
+test_cancel_in_flight(void **state)
+{
+	struct waiter w = {.model = create(100000)};
+	pthread_t thread;
+	(void)state;
+
+	assert_int_equal(submit(w.model, 0, 0, W, H, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 1), 0);
+	assert_int_equal(pthread_create(&thread, NULL, wait_marker, &w), 0);
+	vl_panel_model_cancel(w.model);
+	pthread_join(thread, NULL);
+	assert_int_equal(w.result, -ENODEV);
+	assert_int_equal(vl_panel_model_wait(w.model, 1, NULL), -ENODEV);
+	assert_int_equal(
+		submit(w.model, 0, 0, 10, 10, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), -ENODEV);
+	vl_panel_model_destroy(w.model);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_sizes),
+		cmocka_unit_test(test_du_update),
+		cmocka_unit_test(test_gc16_levels),
+		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_collide_and_merge),
+		cmocka_unit_test(test_ghost_and_flash),
+		cmocka_unit_test(test_cancel_in_flight),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
