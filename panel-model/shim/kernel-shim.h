@@ -92,7 +92,8 @@ kvcalloc(size_t n, size_t size, int gfp)
 
 /* The monotonic clock. */
 u64 ktime_get_ns(void);
-#define jiffies (ktime_get_ns() / NSEC_PER_MSEC)
+/* unsigned long, as the kernel's: its deadlines wrap with it on 32-bit machines */
+#define jiffies ((unsigned long)(ktime_get_ns() / NSEC_PER_MSEC))
 
 static inline unsigned long
 msecs_to_jiffies(unsigned int ms)
