@@ -96,8 +96,8 @@ vl_epd_backend_create(struct wl_event_loop *loop, const struct vl_epd_backend_op
 	backend->options.device = strdup(options->device ? options->device : "auto");
 	/* read only while opening; the string stays the caller's */
 	backend->options.waveform_map = NULL;
-	backend->device = vl_epd_device_open(
-		backend->options.device, options->waveform_map, error, error_size);
+	backend->device = vl_epd_device_open(backend->options.device, options->waveform_map,
+		options->time_scale, error, error_size);
 	if (!backend->device) {
 		free((char *)backend->options.device);
 		free(backend);

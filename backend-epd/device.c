@@ -92,8 +92,28 @@ parse_size(const char *text, uint32_t *width, uint32_t *height, const char **res
 	       parse_uint32(*rest + 1, height, rest);
 }
 
+/* "preview" or "preview:WxH", the rest of spec after "preview". */
 static struct vl_epd_device *
-open_spec(const char *spec, char *error, size_t error_size)
+open_preview(const char *size, unsigned int time_scale, char *error, size_t error_size)
+{
+	uint32_t width = VL_EPD_PREVIEW_WIDTH, height = VL_EPD_PREVIEW_HEIGHT;
+	const char *rest;
+
+	if (*size && (*size != ':' || !parse_size(size + 1, &width, &height, &rest) || *rest)) {
+		snprintf(error, error_size,
+			"device \"preview%s\": expected preview or preview:WIDTHxHEIGHT", size);
+		return NULL;
+	}
+	char why[128];
+	struct vl_epd_device *dev =
+		vl_epd_preview_open(width, height, time_scale ? time_scale : 100, why, sizeof(why));
+	if (!dev)
+		snprintf(error, error_size, "device \"preview%s\": %s", size, why);
+	return dev;
+}
+
+static struct vl_epd_device *
+open_spec(const char *spec, unsigned int time_scale, char *error, size_t error_size)
 {
 	if (!spec || strcmp(spec, "auto") == 0)
 		return open_auto(error, error_size);
@@ -119,11 +139,14 @@ open_spec(const char *spec, char *error, size_t error_size)
 	}
 	if (strncmp(spec, "drm:", 4) == 0)
 		return vl_epd_drm_open(spec + 4, error, error_size);
+	if (strncmp(spec, "preview", 7) == 0 && (spec[7] == '\0' || spec[7] == ':'))
+		return open_preview(spec + 7, time_scale, error, error_size);
 	return vl_epd_fbdev_open(spec, error, error_size);
 }
 
 struct vl_epd_device *
-vl_epd_device_open(const char *spec, const char *waveform_map, char *error, size_t error_size)
+vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time_scale, char *error,
+	size_t error_size)
 {
 	struct vl_epd_waveform_map map;
 	struct vl_epd_device *dev;
@@ -131,7 +154,7 @@ vl_epd_device_open(const char *spec, const char *waveform_map, char *error, size
 	vl_epd_waveform_map_identity(&map);
 	if (waveform_map && !vl_epd_waveform_map_parse(waveform_map, &map, error, error_size))
 		return NULL;
-	dev = open_spec(spec, error, error_size);
+	dev = open_spec(spec, time_scale, error, error_size);
 	if (!dev)
 		return NULL;
 	atomic_init(&dev->refs, 1);

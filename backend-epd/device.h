@@ -97,20 +97,30 @@ struct vl_epd_device {
 /*
  * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer, else the first
  * epdrm card), "/dev/fbN", "mxc:/dev/fbN", "plain:/dev/fbN",
- * "drm:/dev/dri/cardN" or "memory:WxH[:WMMxHMMmm]" (a physical
- * size in millimetres; unknown without it). waveform_map, when not
- * NULL, numbers the waveforms instead of what the device reports or the
- * BSP's numbering (vl_epd_waveform_map_parse). On failure returns NULL and
- * writes a message to error.
+ * "drm:/dev/dri/cardN", "preview[:WxH]" (epdfb's panel model in this
+ * process, its waveforms taking time_scale percent of their time; 0: 100)
+ * or "memory:WxH[:WMMxHMMmm]" (a physical size in millimetres; unknown
+ * without it). waveform_map, when not NULL, numbers the waveforms instead
+ * of what the device reports or the BSP's numbering
+ * (vl_epd_waveform_map_parse). On failure returns NULL and writes a
+ * message to error.
  */
-struct vl_epd_device *vl_epd_device_open(
-	const char *spec, const char *waveform_map, char *error, size_t error_size);
+struct vl_epd_device *vl_epd_device_open(const char *spec, const char *waveform_map,
+	unsigned int time_scale, char *error, size_t error_size);
 /* Takes a reference; the device is destroyed when the last one is dropped. */
 struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
 void vl_epd_device_unref(struct vl_epd_device *dev);
 
 struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);
 struct vl_epd_device *vl_epd_drm_open(const char *path, char *error, size_t error_size);
+/* The preview panel's size when its specification gives none: a 10.3" panel's. */
+#define VL_EPD_PREVIEW_WIDTH  1872
+#define VL_EPD_PREVIEW_HEIGHT 1404
+struct vl_epd_device *vl_epd_preview_open(
+	uint32_t width, uint32_t height, unsigned int time_scale, char *error, size_t error_size);
+struct vl_panel_model;
+/* The preview device's panel model; NULL for any other device. */
+struct vl_panel_model *vl_epd_device_preview_model(struct vl_epd_device *dev);
 /* The path of the first epdrm card, in path; false when there is none. */
 bool vl_epd_drm_find_epdrm(char *path, size_t path_size);
 

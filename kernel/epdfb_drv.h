@@ -349,6 +349,7 @@ const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 						 u32 id);
 u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
 			       const struct epdfb_waveform *wf, int temp);
+int epdfb_waveform_info(struct epdfb_par *par, struct epdfb_waveform_info *wi);
 
 /* epdfb_pixels.c */
 u8 *epdfb_pixels_capture(const struct epdfb_par *par,

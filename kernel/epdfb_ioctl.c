@@ -70,25 +70,14 @@ static int epdfb_set_waveform_modes(struct epdfb_par *par, void __user *argp)
 
 static int epdfb_get_waveform(struct epdfb_par *par, void __user *argp)
 {
-	const struct epdfb_waveform *wf;
 	struct epdfb_waveform_info wi;
-	int temp;
+	int ret;
 
 	if (copy_from_user(&wi, argp, sizeof(wi)))
 		return -EFAULT;
-	if (wi.index >= par->ops->n_waveforms)
-		return -EINVAL;
-	wf = &par->ops->waveforms[wi.index];
-	mutex_lock(&par->lock);
-	temp = par->ambient_temp;
-	mutex_unlock(&par->lock);
-
-	memset(&wi.name, 0, sizeof(wi.name));
-	strscpy(wi.name, wf->name, sizeof(wi.name));
-	wi.id = wf->id;
-	wi.gray_levels = wf->gray_levels;
-	wi.flags = wf->flags;
-	wi.duration_ms = epdfb_waveform_duration_ms(par, wf, temp);
+	ret = epdfb_waveform_info(par, &wi);
+	if (ret)
+		return ret;
 	if (copy_to_user(argp, &wi, sizeof(wi)))
 		return -EFAULT;
 	return 0;

@@ -80,6 +80,35 @@ const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 }
 
 /**
+ * epdfb_waveform_info() - describe an entry of the panel's waveform table
+ * @par: device
+ * @wi: @wi->index in; the entry's id, gray levels, flags, duration at the
+ *	ambient temperature and name out
+ *
+ * Return: 0, or -EINVAL past the last entry.
+ */
+int epdfb_waveform_info(struct epdfb_par *par, struct epdfb_waveform_info *wi)
+{
+	const struct epdfb_waveform *wf;
+	int temp;
+
+	if (wi->index >= par->ops->n_waveforms)
+		return -EINVAL;
+	wf = &par->ops->waveforms[wi->index];
+	mutex_lock(&par->lock);
+	temp = par->ambient_temp;
+	mutex_unlock(&par->lock);
+
+	memset(&wi->name, 0, sizeof(wi->name));
+	strscpy(wi->name, wf->name, sizeof(wi->name));
+	wi->id = wf->id;
+	wi->gray_levels = wf->gray_levels;
+	wi->flags = wf->flags;
+	wi->duration_ms = epdfb_waveform_duration_ms(par, wf, temp);
+	return 0;
+}
+
+/**
  * epdfb_waveform_duration_ms() - how long an update with @wf takes
  * @par: device
  * @wf: waveform

@@ -157,6 +157,49 @@ vl_panel_model_trace(struct vl_panel_model *model, struct vl_panel_model_trace *
 	return n;
 }
 
+int
+vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info)
+{
+	return epdfb_waveform_info(&model->par, info);
+}
+
+static struct vl_panel_model_trace
+describe(const struct epdfb_update *upd)
+{
+	return (struct vl_panel_model_trace){
+		.marker = upd->n_markers ? upd->markers[0] : 0,
+		.waveform = upd->waveform,
+		.mode = upd->mode,
+		.flags = upd->flags,
+		.rect = upd->rect,
+		.submit_ns = upd->submit_ns,
+		.start_ns = upd->start_ns,
+		.end_ns = upd->end_ns,
+		.merged = upd->merged,
+		.collided = upd->collided,
+		.flashing = upd->flashing,
+	};
+}
+
+size_t
+vl_panel_model_in_flight(
+	struct vl_panel_model *model, struct vl_panel_model_trace *updates, size_t max)
+{
+	struct epdfb_par *par = &model->par;
+	struct epdfb_update *upd;
+	size_t n = 0;
+
+	mutex_lock(&par->lock);
+	list_for_each_entry(upd, &par->in_flight, node)
+	{
+		if (n == max)
+			break;
+		updates[n++] = describe(upd);
+	}
+	mutex_unlock(&par->lock);
+	return n;
+}
+
 const char *
 vl_panel_model_waveform_name(uint32_t waveform)
 {

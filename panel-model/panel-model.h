@@ -56,6 +56,14 @@ void vl_panel_model_read(struct vl_panel_model *model, uint8_t *panel);
 /* The updates completed so far, oldest first: at most max of the newest. */
 size_t vl_panel_model_trace(
 	struct vl_panel_model *model, struct vl_panel_model_trace *trace, size_t max);
+/* EPDFB_GET_WAVEFORM: the waveform of info->index; 0, or -EINVAL past the last. */
+int vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info);
+/*
+ * The updates the panel is driving now, oldest first, at most max: what a
+ * trace line will say of them once complete (their end_ns is due).
+ */
+size_t vl_panel_model_in_flight(
+	struct vl_panel_model *model, struct vl_panel_model_trace *updates, size_t max);
 /* A waveform's name ("DU", "GC16", ...), or NULL for one the panel lacks. */
 const char *vl_panel_model_waveform_name(uint32_t waveform);
 

@@ -87,6 +87,23 @@ kvcalloc(size_t n, size_t size, int gfp)
 	return calloc(n, size);
 }
 
+/* Copies what fits, always NUL-terminated: the length, or -E2BIG when cut. */
+static inline long
+strscpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strnlen(src, size);
+
+	if (size == 0)
+		return -E2BIG;
+	if (len == size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dst, src, len + 1);
+	return (long)len;
+}
+
 #define kfree  free
 #define kvfree free
 

@@ -21,9 +21,12 @@
 struct vl_epd_backend_options {
 	/*
 	 * "auto", "/dev/fbN", "mxc:/dev/fbN" (the mxc_epdc_fb update ioctls
-	 * only), "plain:/dev/fbN" (writes and fsync only) or "memory:WxH"
+	 * only), "plain:/dev/fbN" (writes and fsync only), "drm:/dev/dri/cardN",
+	 * "preview[:WxH]" (epdfb's panel model in this process) or "memory:WxH"
 	 */
 	const char *device;
+	/* The preview panel's waveforms take this percentage of their time; 0: 100. */
+	unsigned int time_scale;
 	/*
 	 * How the driver numbers its waveforms, e.g. "du=1,gc16=2,gl16=3,a2=4"
 	 * (see vl_epd_waveform_map_parse in vellum/epd-pipeline.h); NULL: as

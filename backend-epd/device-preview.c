@@ -1,0 +1,133 @@
+/*
+ * The preview panel: epdfb's own model in this process (panel-model/), so
+ * that vellum runs on a desktop as on a device: the same queue, waveform
+ * timing, merging, collisions, gray levels and ghosts, behind the same
+ * mxc_epdc_fb requests the backend sends epdfb. What the panel shows is for
+ * the compositor's preview window (vl_epd_device_preview_model).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "panel-model.h"
+
+struct preview_device {
+	struct vl_epd_device base;
+	struct vl_panel_model *model;
+};
+
+static struct preview_device *
+preview_from_device(struct vl_epd_device *dev)
+{
+	return (struct preview_device *)dev;
+}
+
+static bool
+preview_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	struct mxcfb_update_data data = {
+		.update_region =
+			{
+				.top = update->rect.top,
+				.left = update->rect.left,
+				.width = update->rect.width,
+				.height = update->rect.height,
+			},
+		.waveform_mode = update->waveform,
+		.update_mode = update->full ? UPDATE_MODE_FULL : UPDATE_MODE_PARTIAL,
+		.update_marker = update->marker,
+		.temp = TEMP_USE_AMBIENT,
+		.flags = update->flags,
+	};
+	int ret = vl_panel_model_submit(preview_from_device(dev)->model, &data);
+
+	errno = -ret;
+	return ret == 0;
+}
+
+static int
+preview_wait(struct vl_epd_device *dev, uint32_t marker)
+{
+	return vl_panel_model_wait(preview_from_device(dev)->model, marker, NULL);
+}
+
+static void
+preview_cancel(struct vl_epd_device *dev)
+{
+	vl_panel_model_cancel(preview_from_device(dev)->model);
+}
+
+static void
+preview_destroy(struct vl_epd_device *dev)
+{
+	struct preview_device *preview = preview_from_device(dev);
+
+	vl_panel_model_destroy(preview->model);
+	free(preview);
+}
+
+static const struct vl_epd_device_impl preview_impl = {
+	.name = "preview",
+	.submit = preview_submit,
+	.wait = preview_wait,
+	.cancel = preview_cancel,
+	.destroy = preview_destroy,
+};
+
+/* The model's waveform table, as epdfb's EPDFB_GET_WAVEFORM gives it. */
+static void
+take_waveforms(struct preview_device *preview)
+{
+	struct vl_epd_waveform_table *table = &preview->base.waveforms;
+	struct epdfb_waveform_info info;
+
+	table->n = 0;
+	for (uint32_t i = 0; i < VL_EPD_WAVEFORM_TABLE_SIZE; i++) {
+		memset(&info, 0, sizeof(info));
+		info.index = i;
+		if (vl_panel_model_waveform(preview->model, &info) < 0)
+			break;
+		struct vl_epd_waveform_entry *wf = &table->entries[table->n++];
+		wf->id = info.id;
+		snprintf(wf->name, sizeof(wf->name), "%.*s", (int)sizeof(info.name), info.name);
+		wf->levels = info.gray_levels;
+		wf->flashing = info.flags & EPDFB_WAVEFORM_FLASHING;
+		wf->flashing_full = info.flags & EPDFB_WAVEFORM_FLASHING_FULL;
+	}
+}
+
+struct vl_epd_device *
+vl_epd_preview_open(
+	uint32_t width, uint32_t height, unsigned int time_scale, char *error, size_t error_size)
+{
+	struct preview_device *preview = calloc(1, sizeof(*preview));
+
+	if (!preview) {
+		snprintf(error, error_size, "no memory for the preview panel");
+		return NULL;
+	}
+	preview->model = vl_panel_model_create(width, height, time_scale, error, error_size);
+	if (!preview->model) {
+		free(preview);
+		return NULL;
+	}
+	preview->base.impl = &preview_impl;
+	preview->base.width = width;
+	preview->base.height = height;
+	preview->base.stride = width;
+	preview->base.bpp = 8;
+	preview->base.pixels = vl_panel_model_pixels(preview->model);
+	preview->base.has_update_ioctls = true;
+	take_waveforms(preview);
+	snprintf(preview->base.description, sizeof(preview->base.description),
+		"preview (epdfb's panel model, %ux%u, 8 bpp)", width, height);
+	return &preview->base;
+}
+
+struct vl_panel_model *
+vl_epd_device_preview_model(struct vl_epd_device *dev)
+{
+	return dev->impl == &preview_impl ? preview_from_device(dev)->model : NULL;
+}
