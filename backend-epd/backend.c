@@ -81,6 +81,14 @@ vl_backend_is_epd(struct wlr_backend *backend)
 	return backend->impl == &backend_impl;
 }
 
+struct vl_panel_model *
+vl_epd_backend_preview_model(struct wlr_backend *backend)
+{
+	if (!vl_backend_is_epd(backend))
+		return NULL;
+	return vl_epd_device_preview_model(epd_backend_from_backend(backend)->device);
+}
+
 struct wlr_backend *
 vl_epd_backend_create(struct wl_event_loop *loop, const struct vl_epd_backend_options *options,
 	char *error, size_t error_size)

@@ -47,10 +47,20 @@ preview_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	return ret == 0;
 }
 
+/*
+ * The driver's waits give up after 5 s; a preview slowed down (time_scale)
+ * has waveforms longer than that, which are still running, not hung.
+ */
 static int
 preview_wait(struct vl_epd_device *dev, uint32_t marker)
 {
-	return vl_panel_model_wait(preview_from_device(dev)->model, marker, NULL);
+	struct vl_panel_model *model = preview_from_device(dev)->model;
+	int ret;
+
+	do
+		ret = vl_panel_model_wait(model, marker, NULL);
+	while (ret == -ETIMEDOUT && vl_panel_model_pending(model, marker));
+	return ret;
 }
 
 static void

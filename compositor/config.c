@@ -194,8 +194,14 @@ set_device(struct load *load, const char *value)
 		*p == 'x' && parse_number(p + 1, &p, UINT32_MAX, &height) && width && height &&
 		(!*p || is_physical_size(p)))
 		return replace_string(load, &load->config->device, value);
+	if (strcmp(value, "preview") == 0 ||
+		(strncmp(value, "preview:", 8) == 0 &&
+			parse_number(value + 8, &p, VL_PREVIEW_SIZE_MAX, &width) && *p == 'x' &&
+			parse_whole_number(p + 1, VL_PREVIEW_SIZE_MAX, &height) && width && height))
+		return replace_string(load, &load->config->device, value);
 	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
-			 "drm:/dev/dri/cardN or memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]");
+			 "drm:/dev/dri/cardN, preview[:WIDTHxHEIGHT] or "
+			 "memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]");
 }
 
 static bool
@@ -206,6 +212,25 @@ set_waveform_map(struct load *load, const char *value)
 	if (!vl_epd_waveform_map_parse(value, &map, load->why, sizeof(load->why)))
 		return false;
 	return replace_string(load, &load->config->waveform_map, value);
+}
+
+bool
+vl_config_parse_time_scale(const char *value, unsigned int *time_scale)
+{
+	unsigned long percent;
+
+	if (!parse_whole_number(value, VL_TIME_SCALE_MAX, &percent) || percent == 0)
+		return false;
+	*time_scale = (unsigned int)percent;
+	return true;
+}
+
+static bool
+set_time_scale(struct load *load, const char *value)
+{
+	if (!vl_config_parse_time_scale(value, &load->config->time_scale))
+		return bad(load, "expected a percentage from 1 to %d", VL_TIME_SCALE_MAX);
+	return true;
 }
 
 static bool
@@ -458,6 +483,7 @@ static const struct key panel_keys[] = {
 	{"waveform-map", set_waveform_map},
 	{"rotation", set_rotation},
 	{"scale", set_scale},
+	{"time-scale", set_time_scale},
 };
 
 static const struct key refresh_keys[] = {
@@ -731,6 +757,7 @@ vl_config_init(struct vl_config *config)
 	*config = (struct vl_config){
 		/* If strdup fails, NULL means "auto" to the backend too. */
 		.device = strdup("auto"),
+		.time_scale = 100,
 		.full_refresh_every = 0,
 		.idle_cleanup_ms = 1500,
 		.input_window_ms = 1000,

@@ -24,10 +24,11 @@ struct vl_app_rule {
 
 struct vl_config {
 	/* [panel] */
-	char *device;       /* backend device spec; "auto" by default */
-	char *waveform_map; /* NULL: as the device reports them */
-	int rotation;       /* how far the panel is turned clockwise: 0, 90, 180, 270 */
-	double scale;       /* panel pixels per logical pixel; 0: from the panel's size */
+	char *device;            /* backend device spec; "auto" by default */
+	char *waveform_map;      /* NULL: as the device reports them */
+	int rotation;            /* how far the panel is turned clockwise: 0, 90, 180, 270 */
+	double scale;            /* panel pixels per logical pixel; 0: from the panel's size */
+	unsigned int time_scale; /* the preview panel's waveforms take this % of their time */
 
 	/* [refresh] */
 	unsigned int full_refresh_every;  /* partial updates of an area before a flash; 0 never */
@@ -49,6 +50,12 @@ struct vl_config {
 	struct vl_app_rule *rules;
 	size_t n_rules;
 };
+
+/* The preview panel's largest side, and its slowest time scale (epdfb's too). */
+#define VL_PREVIEW_SIZE_MAX 16384
+#define VL_TIME_SCALE_MAX   100000
+/* A time scale: a whole percentage from 1 to VL_TIME_SCALE_MAX. */
+bool vl_config_parse_time_scale(const char *value, unsigned int *time_scale);
 
 /* The built-in defaults. */
 void vl_config_init(struct vl_config *config);

@@ -23,7 +23,9 @@
 struct options {
 	const char *config_path;
 	const char *device;
-	int rotation; /* -1: as configured */
+	int rotation;            /* -1: as configured */
+	unsigned int time_scale; /* 0: as configured */
+	const char *record_dir;
 	bool validate, verbose, no_xwayland;
 	char **app; /* NULL-terminated, NULL: none given */
 };
@@ -38,8 +40,13 @@ usage(FILE *out)
 		     "  -c FILE          read the configuration from FILE\n"
 		     "  -C, --validate   check the configuration and exit\n"
 		     "  -d DEVICE        the panel: auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN,\n"
-		     "                   drm:/dev/dri/cardN, memory:WIDTHxHEIGHT\n"
+		     "                   drm:/dev/dri/cardN, memory:WIDTHxHEIGHT, or\n"
+		     "                   preview[:WIDTHxHEIGHT] (a window on the desktop)\n"
 		     "  -r DEGREES       the panel is turned clockwise by 0, 90, 180 or 270\n"
+		     "  --time-scale PERCENT\n"
+		     "                   the preview panel's waveforms take PERCENT of their time\n"
+		     "  --record DIR     with -d preview: record the panel's frames, its updates\n"
+		     "                   and its final picture in DIR\n"
 		     "  -v               log more\n"
 		     "  --no-xwayland    do not run X11 applications\n"
 		     "  -h, --help       show this help and exit\n"
@@ -50,12 +57,14 @@ usage(FILE *out)
 static int
 parse_options(int argc, char **argv, struct options *options)
 {
-	enum { OPT_VERSION = 256, OPT_NO_XWAYLAND };
+	enum { OPT_VERSION = 256, OPT_NO_XWAYLAND, OPT_TIME_SCALE, OPT_RECORD };
 	static const struct option long_options[] = {
 		{"validate", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
+		{"time-scale", required_argument, NULL, OPT_TIME_SCALE},
+		{"record", required_argument, NULL, OPT_RECORD},
 		{0},
 	};
 	int opt;
@@ -95,6 +104,18 @@ parse_options(int argc, char **argv, struct options *options)
 		case OPT_NO_XWAYLAND:
 			options->no_xwayland = true;
 			break;
+		case OPT_RECORD:
+			options->record_dir = optarg;
+			break;
+		case OPT_TIME_SCALE:
+			if (!vl_config_parse_time_scale(optarg, &options->time_scale)) {
+				fprintf(stderr,
+					"vellum: --time-scale %s: expected a percentage from 1 to "
+					"%d\n",
+					optarg, VL_TIME_SCALE_MAX);
+				return 2;
+			}
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -124,6 +145,8 @@ load_config(struct vl_server *server, const struct options *options)
 	}
 	if (options->rotation >= 0)
 		server->config.rotation = options->rotation;
+	if (options->time_scale)
+		server->config.time_scale = options->time_scale;
 	return true;
 }
 
@@ -205,6 +228,7 @@ reload_config(struct vl_config *config, const char *path, char *error, size_t er
 	SWAP(config->waveform_map, fresh.waveform_map);
 	SWAP(config->rotation, fresh.rotation);
 	SWAP(config->scale, fresh.scale);
+	SWAP(config->time_scale, fresh.time_scale);
 	SWAP(*config, fresh);
 	vl_config_finish(&fresh);
 	return true;
@@ -288,6 +312,7 @@ main(int argc, char **argv)
 	}
 
 	server.xwayland_enabled = !options.no_xwayland;
+	server.record_dir = options.record_dir;
 	if (!vl_server_init(&server, error, sizeof(error))) {
 		fprintf(stderr, "vellum: %s\n", error);
 		goto out;

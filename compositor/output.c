@@ -22,6 +22,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "preview.h"
 #include "refresh.h"
 #include "scale.h"
 #include "server.h"
@@ -221,6 +222,8 @@ vl_output_handle_new(struct wl_listener *listener, void *data)
 	struct wlr_output *wlr_output = data;
 	struct wlr_output_state state;
 
+	if (vl_preview_handle_output(server, wlr_output))
+		return;
 	/* Only the panel is an output; other backends bring input only. */
 	if (!vl_output_is_epd(wlr_output) || !wl_list_empty(&server->outputs))
 		return;

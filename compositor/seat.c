@@ -33,6 +33,7 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "preview.h"
 #include "server.h"
 
 #define VL_MAX_TOUCH_POINTS 16
@@ -384,6 +385,19 @@ panel_to_layout(struct vl_seat *seat, double x, double y, double *lx, double *ly
 	return true;
 }
 
+/*
+ * An absolute position from device in layout coordinates: the preview
+ * window's devices point into the window, which shows the layout; others
+ * are laminated to the panel.
+ */
+static bool
+device_to_layout(struct vl_seat *seat, struct wlr_input_device *device, double x, double y,
+	double *lx, double *ly)
+{
+	return vl_preview_to_layout(seat->server, device, x, y, lx, ly) ||
+	       panel_to_layout(seat, x, y, lx, ly);
+}
+
 /* Whether the config maps this touchscreen or pen to the panel. */
 static bool
 maps_to_panel(struct vl_seat *seat, struct wlr_input_device *device)
@@ -410,7 +424,7 @@ handle_motion_absolute(struct wl_listener *listener, void *data)
 	struct wlr_pointer_motion_absolute_event *event = data;
 	double lx, ly;
 
-	if (!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+	if (!device_to_layout(seat, &event->pointer->base, event->x, event->y, &lx, &ly))
 		return;
 	wlr_cursor_warp_closest(seat->cursor, &event->pointer->base, lx, ly);
 	pointer_moved(seat, event->time_msec);
@@ -480,7 +494,7 @@ handle_touch_down(struct wl_listener *listener, void *data)
 
 	notify_activity(seat, VL_EPD_INPUT_TOUCH);
 	if (!maps_to_panel(seat, &event->touch->base) ||
-		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		!device_to_layout(seat, &event->touch->base, event->x, event->y, &lx, &ly))
 		return;
 	struct wlr_surface *surface = surface_at(seat, lx, ly, &sx, &sy);
 	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, true);
@@ -514,7 +528,7 @@ handle_touch_motion(struct wl_listener *listener, void *data)
 	double lx, ly;
 
 	if (!origin || !wlr_seat_touch_get_point(seat->seat, event->touch_id) ||
-		!panel_to_layout(seat, event->x, event->y, &lx, &ly))
+		!device_to_layout(seat, &event->touch->base, event->x, event->y, &lx, &ly))
 		return;
 	/* A touch stays with the surface it went down on, wherever it moves. */
 	wlr_seat_touch_notify_motion(

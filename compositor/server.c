@@ -46,6 +46,7 @@ enum {
 };
 #endif
 
+#include "preview.h"
 #include "refresh.h"
 #include "server.h"
 
@@ -73,6 +74,7 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		.idle_cleanup_ms = server->config.idle_cleanup_ms,
 		.input_window_ms = server->config.input_window_ms,
 		.merge_window_ms = server->config.merge_window_ms,
+		.time_scale = server->config.time_scale,
 	};
 	char backend_error[VL_ERROR_SIZE];
 
@@ -90,6 +92,9 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 	wlr_multi_backend_add(server->backend, server->epd_backend);
 	if (server->embedded)
 		return true;
+	/* on a desktop, input comes through the preview window */
+	if (vl_preview_wanted(server))
+		return vl_preview_create_backend(server, error, error_size);
 
 	server->session = wlr_session_create(server->loop);
 	if (!server->session) {
@@ -191,6 +196,9 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 		return false;
 	}
 	server->loop = wl_display_get_event_loop(server->display);
+	/* the panel's output reads what it renders: pixman, whatever the desktop has */
+	if (vl_preview_wanted(server))
+		setenv("WLR_RENDERER", "pixman", true);
 	if (!create_backend(server, error, error_size))
 		return false;
 	server->renderer = wlr_renderer_autocreate(server->backend);
@@ -244,6 +252,12 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 		snprintf(error, error_size, "cannot start the backend");
 		return false;
 	}
+	if (server->record_dir && !server->preview) {
+		snprintf(error, error_size, "--record records the preview: it needs -d preview");
+		return false;
+	}
+	if (!vl_preview_start(server, error, error_size))
+		return false;
 	if (server->socket)
 		setenv("WAYLAND_DISPLAY", server->socket, true);
 	/* the devices there are at the start have come */
@@ -257,6 +271,8 @@ vl_server_finish(struct vl_server *server)
 	if (!server->display)
 		return;
 	server->shutting_down = true;
+	/* the recording's last frame and updates, from the panel model still there */
+	vl_preview_finish(server);
 	wl_display_destroy_clients(server->display);
 	if (server->xwayland) {
 		wl_list_remove(&server->new_xwayland_surface.link);
@@ -278,6 +294,7 @@ vl_server_finish(struct vl_server *server)
 		wlr_backend_destroy(server->backend);
 	else if (server->epd_backend)
 		wlr_backend_destroy(server->epd_backend);
+	vl_preview_destroy(server);
 	/* after the backend: its input devices leave the seat as they go */
 	if (server->seat)
 		vl_seat_destroy(server->seat);

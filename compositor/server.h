@@ -15,6 +15,7 @@
 #include "config.h"
 
 struct vl_seat;
+struct vl_preview;
 struct vl_refresh_manager;
 struct wlr_input_device;
 struct wlr_scene_node;
@@ -53,6 +54,8 @@ struct vl_server {
 	struct wlr_xwayland *xwayland;
 	struct vl_seat *seat;
 	struct vl_refresh_manager *refresh;
+	struct vl_preview *preview; /* -d preview: the window on the desktop */
+	const char *record_dir;     /* --record DIR: the preview's recording */
 
 	struct wl_list outputs;        /* struct vl_output */
 	struct wl_list views;          /* struct vl_view, most recently mapped first */

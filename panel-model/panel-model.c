@@ -115,10 +115,73 @@ vl_panel_model_wait(struct vl_panel_model *model, uint32_t marker, uint32_t *col
 	return epdfb_queue_wait_marker(&model->par, marker, collided ? collided : &ignored);
 }
 
+bool
+vl_panel_model_pending(struct vl_panel_model *model, uint32_t marker)
+{
+	mutex_lock(&model->par.lock);
+	bool pending = epdfb_queue_marker_pending(&model->par, marker);
+	mutex_unlock(&model->par.lock);
+	return pending;
+}
+
 int
 vl_panel_model_wait_submitted(struct vl_panel_model *model)
 {
 	return epdfb_queue_wait_pending(&model->par);
+}
+
+/* An update in flight, progress (0 to 1) of the way, drawn over frame. */
+static void
+draw_progress(const struct epdfb_par *par, const struct epdfb_update *upd, double progress,
+	uint8_t *frame)
+{
+	const struct epdfb_waveform *wf = epdfb_find_waveform(par, upd->waveform);
+	const struct mxcfb_rect *r = &upd->rect;
+	const uint8_t *to = upd->pixels;
+
+	if (!to || !wf)
+		return;
+	for (uint32_t y = r->top; y < r->top + r->height; y++) {
+		uint8_t *row = frame + (size_t)y * par->width + r->left;
+		for (uint32_t x = 0; x < r->width; x++, to++) {
+			if (upd->flashing)
+				row[x] = progress < 1.0 / 3   ? 0x00
+					 : progress < 2.0 / 3 ? 0xff
+							      : *to;
+			else if (wf->gray_levels == 2)
+				row[x] = progress < 0.5 ? row[x] : *to;
+			else
+				row[x] = (uint8_t)(row[x] + (*to - row[x]) * progress + 0.5);
+		}
+	}
+}
+
+void
+vl_panel_model_read_frame(struct vl_panel_model *model, uint8_t *frame, uint64_t now_ns)
+{
+	struct epdfb_par *par = &model->par;
+	struct epdfb_update *upd;
+
+	mutex_lock(&par->lock);
+	par->ops->read_panel(par, frame);
+	/* in the order they started: a later one over an earlier one shows on top */
+	list_for_each_entry(upd, &par->in_flight, node)
+	{
+		if (now_ns <= upd->start_ns || upd->end_ns <= upd->start_ns)
+			continue;
+		double progress = (double)(now_ns - upd->start_ns) / (upd->end_ns - upd->start_ns);
+		draw_progress(par, upd, progress < 1.0 ? progress : 1.0, frame);
+	}
+	mutex_unlock(&par->lock);
+}
+
+uint64_t
+vl_panel_model_completions(struct vl_panel_model *model)
+{
+	mutex_lock(&model->par.lock);
+	uint64_t completions = model->par.completions;
+	mutex_unlock(&model->par.lock);
+	return completions;
 }
 
 void

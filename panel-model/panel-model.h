@@ -48,11 +48,23 @@ uint32_t vl_panel_model_height(const struct vl_panel_model *model);
 int vl_panel_model_submit(struct vl_panel_model *model, const struct mxcfb_update_data *update);
 /* MXCFB_WAIT_FOR_UPDATE_COMPLETE: 0, or its negative errno; collided may be NULL. */
 int vl_panel_model_wait(struct vl_panel_model *model, uint32_t marker, uint32_t *collided);
+/* Whether an update carrying marker is still queued or in flight. */
+bool vl_panel_model_pending(struct vl_panel_model *model, uint32_t marker);
 /* FBIO_WAITFORVSYNC: waits for the updates submitted before the call. */
 int vl_panel_model_wait_submitted(struct vl_panel_model *model);
 
+/* How many updates have completed: what the panel shows changed when it grows. */
+uint64_t vl_panel_model_completions(struct vl_panel_model *model);
 /* What the panel shows now, width x height bytes, ghosts included. */
 void vl_panel_model_read(struct vl_panel_model *model, uint8_t *panel);
+/*
+ * What a camera would see at now_ns (CLOCK_MONOTONIC): the panel as
+ * vl_panel_model_read gives it, with each update in flight part of the
+ * way. A flashing one goes black, then white, then shows its pixels, a
+ * third of its time each; a two-level one (DU, A2) switches halfway; the
+ * others fade from the old pixels to the new ones.
+ */
+void vl_panel_model_read_frame(struct vl_panel_model *model, uint8_t *frame, uint64_t now_ns);
 /* The updates completed so far, oldest first: at most max of the newest. */
 size_t vl_panel_model_trace(
 	struct vl_panel_model *model, struct vl_panel_model_trace *trace, size_t max);

@@ -4,7 +4,8 @@
  * panel then shows the scene in 16 levels; the commit's feedback settles
  * only after the model has finished it; a black square on white is a DU
  * update of its rect, black but for DU's ghost; the time scale stretches
- * the waveforms; bad sizes get a clear error. Runs under ASan and UBSan too.
+ * the waveforms, also past the driver's 5 s marker wait; bad sizes get a
+ * clear error. Runs under ASan and UBSan too.
  */
 #include <epdfb.h>
 #include <setjmp.h>
@@ -110,6 +111,27 @@ test_time_scale(void **state)
 	scene_harness_finish(h);
 }
 
+/* A preview slowed down past the driver's 5 s wait: its updates run, they do not fail. */
+static void
+test_slower_than_waits(void **state)
+{
+	struct vl_epd_backend_options options = {.device = "preview:200x100", .time_scale = 1200};
+	struct scene_harness harness, *h = &harness;
+	struct vl_panel_model_trace trace[1];
+	struct vl_epd_feedback feedback;
+	char error[256];
+	(void)state;
+
+	assert_true(scene_harness_start_with(h, &options, error, sizeof(error)));
+	scene_harness_rect(h, 0, 0, 200, 100, 0xff);
+	assert_true(scene_harness_show(h, &feedback));
+	assert_true(feedback.settled);
+	assert_int_equal(vl_panel_model_trace(model_of(h), trace, 1), 1);
+	/* GC16's 450 ms at 1200 % */
+	assert_int_equal(trace[0].end_ns - trace[0].start_ns, 5400 * 1000000ULL);
+	scene_harness_finish(h);
+}
+
 static void
 test_bad_sizes(void **state)
 {
@@ -134,6 +156,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scene_on_the_model),
 		cmocka_unit_test(test_time_scale),
+		cmocka_unit_test(test_slower_than_waits),
 		cmocka_unit_test(test_bad_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,8 +4,10 @@
  * two levels exactly in its rect and takes its waveform's time; a GC16 one
  * shows 16 levels; bad requests get the driver's errors and change
  * nothing; an update that collides waits, and the next one that touches
- * it merges into it; DU toggles leave a ghost that a flash clears; a model
- * cancelled with updates in flight ends its waits with ENODEV.
+ * it merges into it; DU toggles leave a ghost that a flash clears; frames
+ * of updates in flight show a flash going black and white, DU switching
+ * halfway and GL16 fading; a model cancelled with updates in flight ends
+ * its waits with ENODEV.
  * Runs under ASan and UBSan too.
  */
 #include <errno.h>
@@ -237,6 +239,60 @@ test_ghost_and_flash(void **state)
 	vl_panel_model_destroy(model);
 }
 
+/* The frame at a point of the update in flight: its times are the model's, not the clock's. */
+static void
+frame_at(struct vl_panel_model *model, double progress, uint8_t *frame)
+{
+	struct vl_panel_model_trace running[1];
+
+	assert_int_equal(vl_panel_model_in_flight(model, running, 1), 1);
+	uint64_t span = running[0].end_ns - running[0].start_ns;
+	vl_panel_model_read_frame(model, frame, running[0].start_ns + (uint64_t)(span * progress));
+}
+
+/*
+ * Frames while updates run: a flash goes black, white, then to its
+ * pixels; DU switches halfway; GL16 fades. What is not updated stays.
+ */
+static void
+test_frames_in_flight(void **state)
+{
+	struct vl_panel_model *model = create(100000);
+	static uint8_t frame[W * H];
+	(void)state;
+
+	fill(model, 0, 0, 100, H, 0x00);
+	assert_int_equal(submit(model, 0, 0, 100, H, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 1), 0);
+	frame_at(model, 0.1, frame);
+	assert_int_equal(count_levels(frame, 0, 0, 100, H, 0x00, 0x00), 100 * H);
+	assert_int_equal(count_levels(frame, 100, 0, 100, H, 0xff, 0xff), 100 * H);
+	frame_at(model, 0.5, frame);
+	assert_int_equal(count_levels(frame, 0, 0, 100, H, 0xff, 0xff), 100 * H);
+	frame_at(model, 0.9, frame);
+	assert_int_equal(count_levels(frame, 0, 0, 100, H, 0x00, 0x00), 100 * H);
+	vl_panel_model_cancel(model);
+	vl_panel_model_destroy(model);
+
+	model = create(100000);
+	fill(model, 0, 0, 50, 50, 0x00);
+	assert_int_equal(submit(model, 0, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), 0);
+	frame_at(model, 0.4, frame);
+	assert_int_equal(count_levels(frame, 0, 0, 50, 50, 0xff, 0xff), 50 * 50);
+	frame_at(model, 0.6, frame);
+	assert_int_equal(count_levels(frame, 0, 0, 50, 50, 0x00, 0x00), 50 * 50);
+	vl_panel_model_cancel(model);
+	vl_panel_model_destroy(model);
+
+	model = create(100000);
+	fill(model, 0, 0, 50, 50, 0x00);
+	assert_int_equal(
+		submit(model, 0, 0, 50, 50, WAVEFORM_MODE_GL16, UPDATE_MODE_PARTIAL, 1), 0);
+	frame_at(model, 0.5, frame);
+	/* halfway from white to black */
+	assert_int_equal(count_levels(frame, 0, 0, 50, 50, 0x7f, 0x80), 50 * 50);
+	vl_panel_model_destroy(model);
+}
+
 struct waiter {
 	struct vl_panel_model *model;
 	int result;
@@ -280,6 +336,7 @@ main(void)
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_collide_and_merge),
 		cmocka_unit_test(test_ghost_and_flash),
+		cmocka_unit_test(test_frames_in_flight),
 		cmocka_unit_test(test_cancel_in_flight),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

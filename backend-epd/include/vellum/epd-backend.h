@@ -95,6 +95,9 @@ struct wlr_backend *vl_epd_backend_create(struct wl_event_loop *loop,
 	const struct vl_epd_backend_options *options, char *error, size_t error_size);
 bool vl_backend_is_epd(struct wlr_backend *backend);
 bool vl_output_is_epd(struct wlr_output *output);
+struct vl_panel_model;
+/* The preview device's panel model (panel-model.h); NULL on any other device. */
+struct vl_panel_model *vl_epd_backend_preview_model(struct wlr_backend *backend);
 
 /*
  * Applies options' full_refresh_every, idle_cleanup_ms, input_window_ms and

@@ -1,0 +1,324 @@
+/*
+ * The preview window: with "-d preview", vellum runs as a client of the
+ * desktop's compositor (wlroots' Wayland backend, or X11's where only X
+ * runs) and shows one window, the simulated panel, turned as the panel
+ * is (-r). Applications run inside as on a device, on the preview device's
+ * panel model; the window shows what that model's panel shows, redrawn
+ * while updates run, and its pointer, keyboard and touch input reaches
+ * them through vellum's seat.
+ */
+#include <drm_fourcc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <wlr/backend/multi.h>
+#include <wlr/backend/wayland.h>
+#include <wlr/backend/x11.h>
+#include <wlr/interfaces/wlr_output.h>
+#include <wlr/render/pass.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/util/log.h>
+#include <wlr/util/transform.h>
+
+#include "panel-model.h"
+#include "preview.h"
+#include "record.h"
+#include "server.h"
+
+/* How often the window looks for a change of the panel while updates run. */
+#define PREVIEW_POLL_MS 33
+/* The largest window the preview opens: the panel is scaled down to fit. */
+#define PREVIEW_MAX_WIDTH  1280
+#define PREVIEW_MAX_HEIGHT 960
+
+struct vl_preview {
+	struct vl_server *server;
+	struct wlr_backend *desktop; /* the Wayland or X11 backend */
+	struct vl_panel_model *model;
+	struct wlr_output *window;
+	struct wl_listener frame, destroy;
+	struct wl_event_source *poll;
+	uint32_t width, height; /* the panel's, native */
+	uint8_t *panel;         /* the model's readback */
+	uint32_t *xrgb;         /* the same, for the renderer */
+	uint64_t drawn;         /* completions when the window was last drawn */
+	bool dirty;
+	struct vl_record *record; /* --record DIR */
+	uint64_t recorded;        /* completions when a frame was last recorded */
+};
+
+bool
+vl_preview_wanted(const struct vl_server *server)
+{
+	const char *device = server->config.device;
+
+	return device && strncmp(device, "preview", 7) == 0 && (!device[7] || device[7] == ':');
+}
+
+static bool
+is_set(const char *name)
+{
+	const char *value = getenv(name);
+
+	return value && *value;
+}
+
+bool
+vl_preview_create_backend(struct vl_server *server, char *error, size_t error_size)
+{
+	struct vl_preview *preview = calloc(1, sizeof(*preview));
+
+	if (!preview) {
+		snprintf(error, error_size, "out of memory");
+		return false;
+	}
+	preview->server = server;
+	bool wayland = is_set("WAYLAND_DISPLAY") || is_set("WAYLAND_SOCKET");
+	bool x11 = is_set("DISPLAY");
+	if (wayland)
+		preview->desktop = wlr_wl_backend_create(server->loop, NULL);
+	else if (x11)
+		preview->desktop = wlr_x11_backend_create(server->loop, NULL);
+	if (!preview->desktop) {
+		snprintf(error, error_size, "the preview needs a desktop: %s",
+			wayland || x11 ? "cannot connect to its display"
+				       : "neither WAYLAND_DISPLAY nor DISPLAY is set");
+		free(preview);
+		return false;
+	}
+	wlr_multi_backend_add(server->backend, preview->desktop);
+	server->preview = preview;
+	return true;
+}
+
+/* The panel as the user sees it, turned by -r: the layout's size. */
+static void
+logical_size(struct vl_preview *preview, int *width, int *height)
+{
+	bool turned = preview->server->config.rotation % 180 != 0;
+
+	*width = (int)(turned ? preview->height : preview->width);
+	*height = (int)(turned ? preview->width : preview->height);
+}
+
+static void
+draw(struct vl_preview *preview)
+{
+	struct wlr_output *window = preview->window;
+	struct vl_output *panel_output = vl_output_first(preview->server);
+	size_t count = (size_t)preview->width * preview->height;
+	struct wlr_output_state state;
+
+	preview->drawn = vl_panel_model_completions(preview->model);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	vl_panel_model_read_frame(preview->model, preview->panel, now_ns);
+	if (preview->record && preview->recorded != preview->drawn) {
+		vl_record_frame(
+			preview->record, preview->panel, preview->width, preview->height, now_ns);
+		preview->recorded = preview->drawn;
+	}
+	for (size_t i = 0; i < count; i++)
+		preview->xrgb[i] = 0xff000000u | preview->panel[i] * 0x010101u;
+	struct wlr_texture *texture =
+		wlr_texture_from_pixels(preview->server->renderer, DRM_FORMAT_XRGB8888,
+			preview->width * 4, preview->width, preview->height, preview->xrgb);
+	if (!texture)
+		return;
+	wlr_output_state_init(&state);
+	struct wlr_render_pass *pass = wlr_output_begin_render_pass(window, &state, NULL, NULL);
+	if (pass) {
+		/* the panel's native image, turned back as the panel output turns the scene */
+		enum wl_output_transform transform =
+			panel_output
+				? wlr_output_transform_invert(panel_output->wlr_output->transform)
+				: WL_OUTPUT_TRANSFORM_NORMAL;
+		wlr_render_pass_add_texture(
+			pass, &(struct wlr_render_texture_options){
+				      .texture = texture,
+				      .dst_box = {0, 0, window->width, window->height},
+				      .transform = transform,
+				      .filter_mode = WLR_SCALE_FILTER_BILINEAR,
+			      });
+		if (wlr_render_pass_submit(pass))
+			wlr_output_commit_state(window, &state);
+	}
+	wlr_output_state_finish(&state);
+	wlr_texture_destroy(texture);
+	preview->dirty = false;
+}
+
+static void
+handle_frame(struct wl_listener *listener, void *data)
+{
+	struct vl_preview *preview = wl_container_of(listener, preview, frame);
+	(void)data;
+
+	if (preview->dirty)
+		draw(preview);
+}
+
+/* The window closed: vellum ends, as a device would when switched off. */
+static void
+handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_preview *preview = wl_container_of(listener, preview, destroy);
+	(void)data;
+
+	wl_list_remove(&preview->frame.link);
+	wl_list_remove(&preview->destroy.link);
+	preview->window = NULL;
+	if (!preview->server->shutting_down) {
+		wlr_log(WLR_INFO, "the preview window closed");
+		wl_display_terminate(preview->server->display);
+	}
+}
+
+/* Redraws while updates run, and once more when the last has completed. */
+static int
+handle_poll(void *data)
+{
+	struct vl_preview *preview = data;
+	struct vl_panel_model_trace running[1];
+
+	if (preview->window && preview->model &&
+		(vl_panel_model_in_flight(preview->model, running, 1) > 0 ||
+			vl_panel_model_completions(preview->model) != preview->drawn)) {
+		preview->dirty = true;
+		wlr_output_schedule_frame(preview->window);
+	}
+	wl_event_source_timer_update(preview->poll, PREVIEW_POLL_MS);
+	return 0;
+}
+
+bool
+vl_preview_handle_output(struct vl_server *server, struct wlr_output *output)
+{
+	struct vl_preview *preview = server->preview;
+	struct wlr_output_state state;
+	char title[64];
+	int width, height;
+
+	if (!preview || !(wlr_output_is_wl(output) || wlr_output_is_x11(output)))
+		return false;
+	if (preview->window || !preview->model ||
+		!wlr_output_init_render(output, server->allocator, server->renderer)) {
+		wlr_log(WLR_ERROR, "cannot show the preview in %s", output->name);
+		return true;
+	}
+	logical_size(preview, &width, &height);
+	double scale = fmin(
+		1.0, fmin((double)PREVIEW_MAX_WIDTH / width, (double)PREVIEW_MAX_HEIGHT / height));
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(&state, true);
+	wlr_output_state_set_custom_mode(
+		&state, (int)lround(width * scale), (int)lround(height * scale), 0);
+	bool ok = wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+	if (!ok) {
+		wlr_log(WLR_ERROR, "cannot open the preview window");
+		return true;
+	}
+	snprintf(title, sizeof(title), "vellum preview %ux%u", preview->width, preview->height);
+	if (wlr_output_is_wl(output))
+		wlr_wl_output_set_title(output, title);
+	else
+		wlr_x11_output_set_title(output, title);
+	preview->window = output;
+	preview->frame.notify = handle_frame;
+	wl_signal_add(&output->events.frame, &preview->frame);
+	preview->destroy.notify = handle_destroy;
+	wl_signal_add(&output->events.destroy, &preview->destroy);
+	preview->dirty = true;
+	wlr_output_schedule_frame(output);
+	return true;
+}
+
+bool
+vl_preview_start(struct vl_server *server, char *error, size_t error_size)
+{
+	struct vl_preview *preview = server->preview;
+
+	if (!preview)
+		return true;
+	preview->model = vl_epd_backend_preview_model(server->epd_backend);
+	if (!preview->model) {
+		snprintf(error, error_size, "the preview device has no panel model");
+		return false;
+	}
+	preview->width = vl_panel_model_width(preview->model);
+	preview->height = vl_panel_model_height(preview->model);
+	size_t count = (size_t)preview->width * preview->height;
+	preview->panel = malloc(count);
+	preview->xrgb = malloc(count * sizeof(*preview->xrgb));
+	preview->poll = wl_event_loop_add_timer(server->loop, handle_poll, preview);
+	if (!preview->panel || !preview->xrgb || !preview->poll) {
+		snprintf(error, error_size, "out of memory");
+		return false;
+	}
+	wl_event_source_timer_update(preview->poll, PREVIEW_POLL_MS);
+	if (server->record_dir) {
+		preview->record = vl_record_start(server->record_dir, error, error_size);
+		if (!preview->record)
+			return false;
+		/* the first frame, white, is recorded too */
+		preview->recorded = UINT64_MAX;
+	}
+	/* the X11 backend opens its window as it starts; the Wayland one on request */
+	if (wlr_backend_is_wl(preview->desktop) && !wlr_wl_output_create(preview->desktop)) {
+		snprintf(error, error_size, "cannot open the preview window");
+		return false;
+	}
+	return true;
+}
+
+bool
+vl_preview_to_layout(struct vl_server *server, struct wlr_input_device *device, double x, double y,
+	double *lx, double *ly)
+{
+	struct wlr_box box;
+
+	if (!server->preview ||
+		!(wlr_input_device_is_wl(device) || wlr_input_device_is_x11(device)))
+		return false;
+	/* the window shows the layout, turned as the user holds the panel */
+	wlr_output_layout_get_box(server->output_layout, NULL, &box);
+	*lx = box.x + x * box.width;
+	*ly = box.y + y * box.height;
+	return true;
+}
+
+void
+vl_preview_finish(struct vl_server *server)
+{
+	struct vl_preview *preview = server->preview;
+
+	if (!preview || !preview->record)
+		return;
+	vl_record_finish(preview->record, preview->model);
+	preview->record = NULL;
+}
+
+void
+vl_preview_destroy(struct vl_server *server)
+{
+	struct vl_preview *preview = server->preview;
+
+	if (!preview)
+		return;
+	vl_preview_finish(server);
+	if (preview->window) {
+		wl_list_remove(&preview->frame.link);
+		wl_list_remove(&preview->destroy.link);
+	}
+	if (preview->poll)
+		wl_event_source_remove(preview->poll);
+	free(preview->panel);
+	free(preview->xrgb);
+	free(preview);
+	server->preview = NULL;
+}

@@ -1,0 +1,135 @@
+/*
+ * The preview's recording (--record DIR), in the demo's formats, for bug
+ * reports: DIR/frames/NS.pgm, the panel as the window showed it whenever
+ * an update had completed (NS: CLOCK_MONOTONIC nanoseconds), and at the end
+ * DIR/updates.txt, the updates in the lines of epdfb's debugfs trace, and
+ * DIR/panel.pgm, the final panel. tools/panel-sheet lays the frames out
+ * with the updates drawn over them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <wlr/util/log.h>
+
+#include "panel-model.h"
+#include "record.h"
+
+/* The most updates the trace keeps: epdfb's EPDFB_TRACE_LEN. */
+#define RECORD_TRACE_MAX 4096
+
+struct vl_record {
+	char *dir;
+	unsigned int frames;
+};
+
+static bool
+make_dir(const char *path, char *error, size_t error_size)
+{
+	if (mkdir(path, 0755) == 0 || errno == EEXIST)
+		return true;
+	snprintf(error, error_size, "--record: cannot create %s: %s", path, strerror(errno));
+	return false;
+}
+
+struct vl_record *
+vl_record_start(const char *dir, char *error, size_t error_size)
+{
+	struct vl_record *record = calloc(1, sizeof(*record));
+	char frames[PATH_MAX];
+
+	if (!record || !(record->dir = strdup(dir))) {
+		free(record);
+		snprintf(error, error_size, "out of memory");
+		return NULL;
+	}
+	snprintf(frames, sizeof(frames), "%s/frames", dir);
+	if (!make_dir(dir, error, error_size) || !make_dir(frames, error, error_size)) {
+		free(record->dir);
+		free(record);
+		return NULL;
+	}
+	return record;
+}
+
+static bool
+write_pgm(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return false;
+	fprintf(f, "P5\n%" PRIu32 " %" PRIu32 "\n255\n", width, height);
+	bool ok = fwrite(pixels, 1, (size_t)width * height, f) == (size_t)width * height;
+	return fclose(f) == 0 && ok;
+}
+
+void
+vl_record_frame(struct vl_record *record, const uint8_t *frame, uint32_t width, uint32_t height,
+	uint64_t ns)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/frames/%" PRIu64 ".pgm", record->dir, ns);
+	if (!write_pgm(path, frame, width, height))
+		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
+	record->frames++;
+}
+
+static void
+write_updates(struct vl_record *record, struct vl_panel_model *model)
+{
+	struct vl_panel_model_trace *trace = calloc(RECORD_TRACE_MAX, sizeof(*trace));
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/updates.txt", record->dir);
+	FILE *f = trace ? fopen(path, "w") : NULL;
+	if (!f) {
+		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
+		free(trace);
+		return;
+	}
+	size_t n = vl_panel_model_trace(model, trace, RECORD_TRACE_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct vl_panel_model_trace *e = &trace[i];
+		const char *name = vl_panel_model_waveform_name(e->waveform);
+		fprintf(f,
+			"marker=%" PRIu32 " submit_ns=%" PRIu64 " start_ns=%" PRIu64
+			" end_ns=%" PRIu64 " left=%" PRIu32 " top=%" PRIu32 " width=%" PRIu32
+			" height=%" PRIu32 " waveform=%s mode=%s flags=0x%" PRIx32
+			" merged=%u collided=%u flash=%u\n",
+			e->marker, e->submit_ns, e->start_ns, e->end_ns, e->rect.left, e->rect.top,
+			e->rect.width, e->rect.height, name ? name : "?",
+			e->mode == UPDATE_MODE_FULL ? "full" : "partial", e->flags, e->merged,
+			e->collided, e->flashing);
+	}
+	if (fclose(f) != 0)
+		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
+	free(trace);
+}
+
+void
+vl_record_finish(struct vl_record *record, struct vl_panel_model *model)
+{
+	char path[PATH_MAX];
+
+	if (!record)
+		return;
+	if (model) {
+		uint32_t width = vl_panel_model_width(model), height = vl_panel_model_height(model);
+		uint8_t *panel = malloc((size_t)width * height);
+		snprintf(path, sizeof(path), "%s/panel.pgm", record->dir);
+		if (panel) {
+			vl_panel_model_read(model, panel);
+			if (!write_pgm(path, panel, width, height))
+				wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
+		}
+		free(panel);
+		write_updates(record, model);
+	}
+	wlr_log(WLR_INFO, "recorded %u frames in %s", record->frames, record->dir);
+	free(record->dir);
+	free(record);
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# vellum -d preview under a headless parent compositor (weston's headless
+# backend with its pixman renderer and kiosk shell): vellum opens one
+# window, the simulated panel, runs foot or epaper-reader in it, and the
+# parent's screenshots show the first frame's flash going black, then
+# settle to the panel model's own final picture (--record's panel.pgm),
+# pixel for pixel; the recording holds that flash as a GC16 full update
+# and frames of the panel over time. Prints TAP.
+#
+#   test_preview.sh VELLUM SHOT_PROBE EPAPER_READER
+set -u
+
+vellum=$1
+shot_probe=$2
+reader=$3
+# shellcheck source=setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+start_through_wrapper vellum shot_probe reader
+W=400
+H=300
+mkdir -p "$work/shots"
+
+# a gray desktop, so that a black or white window shows on it
+printf '[shell]\nbackground-color=0xff808080\n' >"$work/weston.ini"
+weston --config="$work/weston.ini" --backend=headless --renderer=pixman --shell=kiosk \
+	--debug --socket=parent \
+	--width=$W --height=$H --idle-time=0 >"$work/weston.log" 2>&1 &
+weston_pid=$!
+trap 'kill $weston_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+	[ -S "$XDG_RUNTIME_DIR/parent" ] && break
+	sleep 0.1
+done
+expect "weston's headless backend runs as the desktop" [ -S "$XDG_RUNTIME_DIR/parent" ]
+
+# shot FILE: a screenshot of the parent (weston names it after the second)
+shot() {
+	rm -f "$work/shots"/*.png
+	(cd "$work/shots" && WAYLAND_DISPLAY=parent timeout 10 weston-screenshooter >/dev/null 2>&1)
+	mv "$work/shots"/*.png "$1" 2>/dev/null
+}
+
+# The refresh policy's idle cleanup would redraw later: the panel rests once drawn.
+printf '[refresh]\nidle-cleanup = off\n' >"$work/vellum.conf"
+
+# preview NAME APP...: vellum -d preview with APP, its waveforms at 10 times
+# their time; the flash, the settled window and the recording.
+preview() {
+	local name=$1 i shown=0 black=0 settled="" previous="" share rec=$work/record-$1
+	shift
+	WAYLAND_DISPLAY=parent "$vellum" -c "$work/vellum.conf" --no-xwayland \
+		-d preview:${W}x$H --time-scale 1000 --record "$rec" -- "$@" >"$work/vellum-$name.log" 2>&1 &
+	local vellum_pid=$!
+	# The window covers the gray desktop; GC16 takes 4.5 s, and its black
+	# third shows in a shot.
+	for i in $(seq 200); do
+		shot "$work/shot-$name-$i.png" || { sleep 0.1; continue; }
+		share=$("$shot_probe" share "$work/shot-$name-$i.png" 120 136)
+		[ "${share:-1000}" -lt 50 ] && [ "$shown" = 0 ] && shown=$i
+		share=$("$shot_probe" share "$work/shot-$name-$i.png" 0 16)
+		if [ "${share:-0}" -ge 950 ]; then
+			black=$i
+			break
+		fi
+	done
+	expect "$name: the window opens over the desktop" [ "$shown" -gt 0 ]
+	if [ "$black" -gt 0 ]; then ok "$name: the first frame's flash turns the window black"; else
+		not_ok "$name: the first frame's flash turns the window black" \
+			"no screenshot was black" \
+			"vellum: $(tail -n 3 "$work/vellum-$name.log" | tr '\n' ' ')"
+	fi
+	# then the window settles with the application's picture: the same
+	# picture 3 s apart, longer than any third of a waveform (a flash
+	# shows its pixels for the last 1.5 s), something dark in it
+	local shots=()
+	for i in $(seq 60); do
+		sleep 1.5
+		shot "$work/settled-$name-$i.png" || continue
+		shots+=("$work/settled-$name-$i.png")
+		((${#shots[@]} >= 3)) || continue
+		previous=${shots[${#shots[@]} - 3]}
+		share=$("$shot_probe" share "$previous" 0 127)
+		if [ "${share:-0}" -ge 1 ] && [ "${share:-1000}" -lt 950 ] &&
+			cmp -s "$previous" "$work/settled-$name-$i.png" &&
+			cmp -s "$previous" "${shots[${#shots[@]} - 2]}"; then
+			settled=$previous
+			break
+		fi
+	done
+	expect "$name: the window settles" [ -n "$settled" ]
+	kill -TERM $vellum_pid
+	wait $vellum_pid
+	expect "$name: --record writes the final panel and the updates" \
+		test -s "$rec/panel.pgm" -a -s "$rec/updates.txt"
+	local first
+	first=$(head -n 1 "$rec/updates.txt")
+	expect "$name: the recorded first update is the flash, GC16 full over the panel" \
+		grep -q "left=0 top=0 width=$W height=$H waveform=GC16 mode=full .*flash=1" <<<"$first"
+	local frames
+	frames=$(find "$rec/frames" -name '*.pgm' | wc -l)
+	expect "$name: frames of the panel over time are recorded ($frames)" [ "$frames" -ge 2 ]
+	if [ -n "$settled" ] && [ -s "$rec/panel.pgm" ]; then
+		local result
+		result=$("$shot_probe" compare "$settled" "$rec/panel.pgm")
+		if [ "$(value "$result" differ)" = 0 ]; then
+			ok "$name: the settled window is the panel model's picture, pixel for pixel"
+		else
+			not_ok "$name: the settled window is the panel model's picture, pixel for pixel" \
+				"$result"
+		fi
+	else
+		not_ok "$name: the settled window is the panel model's picture, pixel for pixel" \
+			"nothing to compare"
+	fi
+	# the application drew in it: some dark pixels, mostly paper
+	share=$([ -n "$settled" ] && "$shot_probe" share "$settled" 0 127)
+	expect "$name: the application's dark pixels show on paper (${share:-0} per mille)" \
+		test "${share:-0}" -ge 1 -a "${share:-0}" -le 500
+}
+
+preview foot foot -o font=monospace:size=14 -o colors.background=ffffff \
+	-o colors.foreground=000000 sh -c 'printf "the preview shows foot\n"; sleep 60'
+preview epaper-reader "$reader"
+
+# Bad starts: a clear message and exit status 1, not a crash.
+# refused NAME PATTERN VELLUM_ARGS...
+refused() {
+	local name=$1 pattern=$2 out status
+	shift 2
+	out=$(timeout 30 "$vellum" "$@" 2>&1)
+	status=$?
+	if [ $status = 1 ] && grep -q -- "$pattern" <<<"$out"; then ok "$name"; else
+		not_ok "$name" "exit status $status" "$(tr '\n' ' ' <<<"$out")"
+	fi
+}
+WAYLAND_DISPLAY='' DISPLAY='' refused "without a desktop vellum says so" \
+	"neither WAYLAND_DISPLAY nor DISPLAY" -d preview:${W}x$H -- true
+refused "--record without the preview is refused" "needs -d preview" \
+	-d memory:${W}x$H --record "$work/nope" -- true
+refused "--time-scale 0 is refused" "time-scale 0" --time-scale 0 -d preview -- true
+refused "a preview of 0 pixels is refused" 'preview:0x10' -d preview:0x10 -- true
+tap_finish
