@@ -8,6 +8,9 @@
 # and frames of the panel over time. Prints TAP.
 #
 #   test_preview.sh VELLUM SHOT_PROBE EPAPER_READER
+#
+# With PREVIEW_SCREENSHOT set, epaper-reader's settled window is copied
+# there (the README's picture, doc/preview.png).
 set -u
 
 vellum=$1
@@ -111,6 +114,9 @@ preview() {
 	else
 		not_ok "$name: the settled window is the panel model's picture, pixel for pixel" \
 			"nothing to compare"
+	fi
+	if [ "$name" = epaper-reader ] && [ -n "${PREVIEW_SCREENSHOT:-}" ] && [ -n "$settled" ]; then
+		cp "$settled" "$PREVIEW_SCREENSHOT"
 	fi
 	# the application drew in it: some dark pixels, mostly paper
 	share=$([ -n "$settled" ] && "$shot_probe" share "$settled" 0 127)

@@ -321,6 +321,9 @@ test_devices(void **state)
 		"memory:1x1",
 		"memory:1872x1404:209x157mm",
 		"memory:800x600:0x0mm",
+		"preview",
+		"preview:1872x1404",
+		"preview:1x16384",
 	};
 
 	for (size_t i = 0; i < sizeof(devices) / sizeof(*devices); i++) {
@@ -333,6 +336,21 @@ test_devices(void **state)
 		assert_string_equal(config.device, devices[i]);
 		vl_config_finish(&config);
 	}
+}
+
+/* The preview's time scale: 100 by default, a whole percentage as written. */
+static void
+test_time_scale(void **state)
+{
+	struct vl_config config;
+
+	vl_config_init(&config);
+	assert_int_equal(config.time_scale, 100);
+	load_ok(&config, "[panel]\ntime-scale = 1\n");
+	assert_int_equal(config.time_scale, 1);
+	load_ok(&config, "[panel]\ntime-scale = 100000\n");
+	assert_int_equal(config.time_scale, 100000);
+	vl_config_finish(&config);
 }
 
 /* Scales as written, exactly (no locale, no exponent), and auto after a number. */
@@ -422,7 +440,7 @@ test_structure_errors(void **state)
 	assert_load_fails("rotation = 90\n", "1: key \"rotation\" is outside any section");
 	assert_load_fails("[panel]\ndevice = auto\nwaveform = a2=4\n",
 		"3: unknown key \"waveform\" in [panel] (known: device, waveform-map, rotation, "
-		"scale)");
+		"scale, time-scale)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
 		"input-window, merge-window, x11-merge-window, full-refresh-interval, "
@@ -473,7 +491,9 @@ test_value_errors(void **state)
 {
 	static const char *const bad_device =
 		"expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
-		"drm:/dev/dri/cardN or memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]";
+		"drm:/dev/dri/cardN, preview[:WIDTHxHEIGHT] or "
+		"memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]";
+	static const char *const bad_time_scale = "expected a percentage from 1 to 100000";
 	static const char *const bad_scale =
 		"expected auto or a scale from 0.25 to 8, such as 2 or 1.75";
 	static const char *const bad_count =
@@ -511,6 +531,18 @@ test_value_errors(void **state)
 		{"panel", "device", "memory:800x600:209x157mmm", bad_device},
 		{"panel", "device", "memory:800x600209x157mm", bad_device},
 		{"panel", "device", "memory:800x600:4294967296x1mm", bad_device},
+		{"panel", "device", "preview:", bad_device},
+		{"panel", "device", "preview:0x600", bad_device},
+		{"panel", "device", "preview:800x", bad_device},
+		{"panel", "device", "preview:800x600x", bad_device},
+		{"panel", "device", "preview:16385x600", bad_device},
+		{"panel", "device", "preview:800x600:209x157mm", bad_device},
+		{"panel", "device", "previews", bad_device},
+		{"panel", "time-scale", "", bad_time_scale},
+		{"panel", "time-scale", "0", bad_time_scale},
+		{"panel", "time-scale", "100001", bad_time_scale},
+		{"panel", "time-scale", "-5", bad_time_scale},
+		{"panel", "time-scale", "50%", bad_time_scale},
 		{"panel", "scale", "", bad_scale},
 		{"panel", "scale", "0", bad_scale},
 		{"panel", "scale", "0.0", bad_scale},
@@ -862,6 +894,7 @@ main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_devices),
+		cmocka_unit_test(test_time_scale),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_long_app_ids),
