@@ -5,9 +5,12 @@
 # parent's screenshots show the first frame's flash going black, then
 # settle to the panel model's own final picture (--record's panel.pgm),
 # pixel for pixel; the recording holds that flash as a GC16 full update
-# and frames of the panel over time. Prints TAP.
+# and frames of the panel over time. Then, under vellum on the memory
+# panel as the parent (it has the virtual pointer protocol), clicks in the
+# window reach touch_probe in the preview at the surface coordinates they
+# were made at, with the panel at rotations 0 and 90. Prints TAP.
 #
-#   test_preview.sh VELLUM SHOT_PROBE EPAPER_READER
+#   test_preview.sh VELLUM SHOT_PROBE EPAPER_READER VP_CLICKER TOUCH_PROBE
 #
 # With PREVIEW_SCREENSHOT set, epaper-reader's settled window is copied
 # there (the README's picture, doc/preview.png).
@@ -16,9 +19,11 @@ set -u
 vellum=$1
 shot_probe=$2
 reader=$3
+vp_clicker=$4
+touch_probe=$5
 # shellcheck source=setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-start_through_wrapper vellum shot_probe reader
+start_through_wrapper vellum shot_probe reader vp_clicker touch_probe
 W=400
 H=300
 mkdir -p "$work/shots"
@@ -127,6 +132,35 @@ preview() {
 preview foot foot -o font=monospace:size=14 -o colors.background=ffffff \
 	-o colors.foreground=000000 sh -c 'printf "the preview shows foot\n"; sleep 60'
 preview epaper-reader "$reader"
+
+# click ROTATION X Y: vellum on a memory panel the size of the preview
+# window (400x300 turned by ROTATION) runs the preview of touch_probe and
+# clicks at X, Y per mille of the window; touch_probe prints where the
+# button was pressed, in its surface's coordinates, which are the window's.
+click() {
+	local rotation=$1 x=$2 y=$3 lw=$W lh=$H
+	if [ "$rotation" = 90 ]; then lw=$H lh=$W; fi
+	rm -f "$work/probe.log"
+	# the parent's virtual pointer first: touch_probe binds a pointer only if there is one
+	cat >"$work/inner.sh" <<-INNER
+		"$vp_clicker" $x $y "$work/probe.log" &
+		"$vellum" -c "$work/vellum.conf" --no-xwayland -d preview:${W}x$H -r $rotation \\
+			--time-scale 10 -- "$touch_probe" 20 20 1 >"$work/probe.log" 2>&1
+	INNER
+	timeout 120 "$vellum" -c "$work/vellum.conf" --no-xwayland -d memory:${lw}x$lh \
+		-- sh "$work/inner.sh" >"$work/parent.log" 2>&1
+	local line expect_x=$((x * lw / 1000)) expect_y=$((y * lh / 1000))
+	line=$(grep '^button' "$work/probe.log" | head -n 1)
+	if [ "$line" = "button $expect_x.00 $expect_y.00" ]; then
+		ok "rotation $rotation: a click at $x,$y per mille of the window reaches the client at $expect_x,$expect_y"
+	else
+		not_ok "rotation $rotation: a click at $x,$y per mille of the window reaches the client at $expect_x,$expect_y" \
+			"touch_probe: $(tr '\n' ' ' <"$work/probe.log")" "parent: $(tail -n 3 "$work/parent.log" | tr '\n' ' ')"
+	fi
+}
+click 0 250 750
+click 90 250 750
+click 90 900 100
 
 # Bad starts: a clear message and exit status 1, not a crash.
 # refused NAME PATTERN VELLUM_ARGS...

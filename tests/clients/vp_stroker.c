@@ -13,94 +13,16 @@
  * to draw in can show its window. Strokes are horizontal, 20 motions long,
  * each on a row of its own, across the middle of the output; motions are
  * INTERVAL_MS apart (default 20).
- *
- * The interfaces are declared here from the protocol's description
- * (requests and their signatures) rather than generated: the build has no
- * copy of the protocol's XML.
  */
-#include <linux/input-event-codes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <wayland-client.h>
 
 #include "input_client.h"
+#include "virtual_pointer.h"
 
-/* request opcodes */
-enum { VP_MANAGER_CREATE_VIRTUAL_POINTER = 0 };
-enum { VP_MOTION_ABSOLUTE = 1, VP_BUTTON = 2, VP_FRAME = 4, VP_DESTROY = 8 };
-
-/* motion_absolute's coordinates: fractions of the output in these units */
-#define EXTENT             1000
 #define MOTIONS_PER_STROKE 20
-
-extern const struct wl_interface vp_pointer_interface;
-
-static const struct wl_interface *vp_types[] = {
-	NULL,
-	NULL,
-	NULL,
-	NULL,
-	NULL,
-	&wl_seat_interface,
-	&vp_pointer_interface,
-};
-
-static const struct wl_message vp_pointer_requests[] = {
-	{"motion", "uff", vp_types},
-	{"motion_absolute", "uuuuu", vp_types},
-	{"button", "uuu", vp_types},
-	{"axis", "uuf", vp_types},
-	{"frame", "", vp_types},
-	{"axis_source", "u", vp_types},
-	{"axis_stop", "uu", vp_types},
-	{"axis_discrete", "uufi", vp_types},
-	{"destroy", "", vp_types},
-};
-
-const struct wl_interface vp_pointer_interface = {
-	"zwlr_virtual_pointer_v1",
-	1,
-	9,
-	vp_pointer_requests,
-	0,
-	NULL,
-};
-
-static const struct wl_message vp_manager_requests[] = {
-	{"create_virtual_pointer", "?on", vp_types + 5},
-};
-
-static const struct wl_interface vp_manager_interface = {
-	"zwlr_virtual_pointer_manager_v1",
-	1,
-	1,
-	vp_manager_requests,
-	0,
-	NULL,
-};
-
-static void
-move_to(struct wl_proxy *pointer, uint32_t time_ms, uint32_t x, uint32_t y)
-{
-	wl_proxy_marshal_flags(
-		pointer, VP_MOTION_ABSOLUTE, NULL, 1, 0, time_ms, x, y, EXTENT, EXTENT);
-}
-
-static void
-press(struct wl_proxy *pointer, uint32_t time_ms, bool pressed)
-{
-	wl_proxy_marshal_flags(pointer, VP_BUTTON, NULL, 1, 0, time_ms, BTN_LEFT,
-		pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
-}
-
-/* Sends what was asked, as one pointer frame; false if the connection broke. */
-static bool
-send_frame(struct input_client *client, struct wl_proxy *pointer)
-{
-	wl_proxy_marshal_flags(pointer, VP_FRAME, NULL, 1, 0);
-	return input_client_flush(client);
-}
 
 int
 main(int argc, char *argv[])
@@ -130,18 +52,18 @@ main(int argc, char *argv[])
 		uint32_t time_ms = (uint32_t)(sent_ns / 1000000);
 
 		if (step == 0) {
-			move_to(pointer, time_ms, x, y);
-			press(pointer, time_ms, true);
-			if (!send_frame(&client, pointer))
+			vp_move_to(pointer, time_ms, x, y);
+			vp_press(pointer, time_ms, true);
+			if (!vp_send_frame(&client, pointer))
 				return 1;
 			input_client_sleep_ms(options.interval_ms);
 			sent_ns = input_client_now_ns();
 			time_ms = (uint32_t)(sent_ns / 1000000);
 		}
-		move_to(pointer, time_ms, x + 30, y);
+		vp_move_to(pointer, time_ms, x + 30, y);
 		if (step == MOTIONS_PER_STROKE - 1)
-			press(pointer, time_ms, false);
-		if (!send_frame(&client, pointer))
+			vp_press(pointer, time_ms, false);
+		if (!vp_send_frame(&client, pointer))
 			return 1;
 		printf("motion n=%u ns=%llu\n", i, (unsigned long long)sent_ns);
 		fflush(stdout);

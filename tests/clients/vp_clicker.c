@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One click of the left button through the virtual pointer protocol, at a
+ * point of the output given in per mille of its width and height:
+ *
+ *   vp_clicker X Y [READY_FILE]
+ *
+ * With READY_FILE it clicks once a line of that file starts with "ready",
+ * as touch_probe prints when its window shows; the virtual pointer is
+ * there from the start, so that the clients started meanwhile find a
+ * pointer on their seat. The preview's test clicks in the preview window
+ * through its parent compositor with it. A client learns of a new pointer
+ * only when the seat says it has one: the pointer goes a while after the
+ * click, or its events would reach no client.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wayland-client.h>
+
+#include "input_client.h"
+#include "virtual_pointer.h"
+
+/* For the clients to bind the seat's new pointer, and to take the click in. */
+#define SETTLE_MS 500
+/* How long READY_FILE may take to say ready. */
+#define READY_TIMEOUT_MS 60000
+
+static bool
+says_ready(const char *path)
+{
+	char line[256];
+	bool ready = false;
+	FILE *f = fopen(path, "r");
+
+	while (f && !ready && fgets(line, sizeof(line), f))
+		ready = strncmp(line, "ready", 5) == 0;
+	if (f)
+		fclose(f);
+	return ready;
+}
+
+/* A per-mille coordinate: digits only, at most EXTENT. */
+static bool
+parse_point(const char *text, uint32_t *value)
+{
+	char *end;
+	unsigned long number = strtoul(text, &end, 10);
+
+	if (end == text || *end || text[0] == '-' || number > EXTENT)
+		return false;
+	*value = (uint32_t)number;
+	return true;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct input_client client;
+	uint32_t x, y;
+
+	if ((argc != 3 && argc != 4) || !parse_point(argv[1], &x) || !parse_point(argv[2], &y)) {
+		fprintf(stderr,
+			"usage: vp_clicker X Y [READY_FILE] (per mille of the output, 0 to %d)\n",
+			EXTENT);
+		return 2;
+	}
+	if (!input_client_connect(&client, "vp_clicker", &vp_manager_interface))
+		return 1;
+	struct wl_proxy *pointer =
+		wl_proxy_marshal_flags(client.manager, VP_MANAGER_CREATE_VIRTUAL_POINTER,
+			&vp_pointer_interface, 1, 0, client.vt.seat, NULL);
+	if (wl_display_roundtrip(client.vt.display) < 0) {
+		fprintf(stderr, "vp_clicker: the compositor refused the virtual pointer\n");
+		return 1;
+	}
+	for (unsigned int waited = 0; argc == 4 && !says_ready(argv[3]); waited += 50) {
+		if (waited >= READY_TIMEOUT_MS) {
+			fprintf(stderr, "vp_clicker: %s never said ready\n", argv[3]);
+			return 1;
+		}
+		wl_display_flush(client.vt.display);
+		input_client_sleep_ms(50);
+	}
+	input_client_sleep_ms(SETTLE_MS);
+	/*
+	 * The pointer enters the window with the first motion, and a client
+	 * such as wlroots' Wayland backend moves its cursor with the next.
+	 */
+	uint32_t time_ms = (uint32_t)(input_client_now_ns() / 1000000);
+	vp_move_to(pointer, time_ms, x < EXTENT ? x + 1 : x - 1, y);
+	if (!vp_send_frame(&client, pointer))
+		return 1;
+	input_client_sleep_ms(SETTLE_MS / 5);
+	time_ms = (uint32_t)(input_client_now_ns() / 1000000);
+	vp_move_to(pointer, time_ms, x, y);
+	if (!vp_send_frame(&client, pointer))
+		return 1;
+	vp_press(pointer, time_ms, true);
+	if (!vp_send_frame(&client, pointer))
+		return 1;
+	vp_press(pointer, time_ms + 1, false);
+	if (!vp_send_frame(&client, pointer))
+		return 1;
+	input_client_sleep_ms(SETTLE_MS);
+	input_client_finish(&client, pointer, VP_DESTROY);
+	return 0;
+}
