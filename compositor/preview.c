@@ -5,7 +5,8 @@
  * is (-r). Applications run inside as on a device, on the preview device's
  * panel model; the window shows what that model's panel shows, redrawn
  * while updates run, and its pointer, keyboard and touch input reaches
- * them through vellum's seat.
+ * them through vellum's seat. Ctrl+Alt+U in the window lays the overlay
+ * of the updates in flight over it (overlay.c).
  */
 #include <drm_fourcc.h>
 #include <math.h>
@@ -18,11 +19,14 @@
 #include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/pass.h>
 #include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/util/log.h>
 #include <wlr/util/transform.h>
+#include <xkbcommon/xkbcommon.h>
 
+#include "overlay.h"
 #include "panel-model.h"
 #include "preview.h"
 #include "record.h"
@@ -39,7 +43,7 @@ struct vl_preview {
 	struct wlr_backend *desktop; /* the Wayland or X11 backend */
 	struct vl_panel_model *model;
 	struct wlr_output *window;
-	struct wl_listener frame, destroy;
+	struct wl_listener frame, request_state, destroy;
 	struct wl_event_source *poll;
 	uint32_t width, height; /* the panel's, native */
 	uint8_t *panel;         /* the model's readback */
@@ -48,6 +52,10 @@ struct vl_preview {
 	bool dirty;
 	struct vl_record *record; /* --record DIR */
 	uint64_t recorded;        /* completions when a frame was last recorded */
+	bool overlay;             /* Ctrl+Alt+U: the updates in flight over the panel */
+	uint32_t *overlay_argb;   /* the window's size */
+	uint32_t chord_keycode;   /* the chord's key, whose release is the preview's too */
+	bool chord_down;
 };
 
 bool
@@ -104,6 +112,58 @@ logical_size(struct vl_preview *preview, int *width, int *height)
 	*height = (int)(turned ? preview->width : preview->height);
 }
 
+/*
+ * Where the panel is in the window: as large as fits, its shape kept, in
+ * the middle. The desktop may size the window as it likes (a tiling or
+ * kiosk shell does).
+ */
+static struct wlr_box
+content_box(struct vl_preview *preview)
+{
+	int width, height, window_width = preview->window->width,
+			   window_height = preview->window->height;
+
+	logical_size(preview, &width, &height);
+	double scale = fmin((double)window_width / width, (double)window_height / height);
+	int box_width = (int)lround(width * scale), box_height = (int)lround(height * scale);
+	return (struct wlr_box){(window_width - box_width) / 2, (window_height - box_height) / 2,
+		box_width, box_height};
+}
+
+static void
+draw_overlay(struct vl_preview *preview, struct wlr_render_pass *pass,
+	enum wl_output_transform transform)
+{
+	struct wlr_output *window = preview->window;
+	struct wlr_box box = content_box(preview);
+	int width, height;
+
+	logical_size(preview, &width, &height);
+	struct vl_overlay_view view = {
+		.panel_width = preview->width,
+		.panel_height = preview->height,
+		.transform = transform,
+		.x = box.x,
+		.y = box.y,
+		.scale_x = (double)box.width / width,
+		.scale_y = (double)box.height / height,
+		.width = window->width,
+		.height = window->height,
+	};
+	free(preview->overlay_argb);
+	preview->overlay_argb = calloc((size_t)window->width * window->height, 4);
+	if (!preview->overlay_argb)
+		return;
+	vl_overlay_draw(&view, preview->model, preview->overlay_argb);
+	struct wlr_texture *texture =
+		wlr_texture_from_pixels(preview->server->renderer, DRM_FORMAT_ARGB8888,
+			window->width * 4, window->width, window->height, preview->overlay_argb);
+	if (!texture)
+		return;
+	wlr_render_pass_add_texture(pass, &(struct wlr_render_texture_options){.texture = texture});
+	wlr_texture_destroy(texture);
+}
+
 static void
 draw(struct vl_preview *preview)
 {
@@ -137,13 +197,19 @@ draw(struct vl_preview *preview)
 			panel_output
 				? wlr_output_transform_invert(panel_output->wlr_output->transform)
 				: WL_OUTPUT_TRANSFORM_NORMAL;
-		wlr_render_pass_add_texture(
-			pass, &(struct wlr_render_texture_options){
-				      .texture = texture,
-				      .dst_box = {0, 0, window->width, window->height},
-				      .transform = transform,
-				      .filter_mode = WLR_SCALE_FILTER_BILINEAR,
-			      });
+		/* around the panel, the gray of a desk */
+		wlr_render_pass_add_rect(pass, &(struct wlr_render_rect_options){
+						       .box = {0, 0, window->width, window->height},
+						       .color = {0.5f, 0.5f, 0.5f, 1.0f},
+					       });
+		wlr_render_pass_add_texture(pass, &(struct wlr_render_texture_options){
+							  .texture = texture,
+							  .dst_box = content_box(preview),
+							  .transform = transform,
+							  .filter_mode = WLR_SCALE_FILTER_BILINEAR,
+						  });
+		if (preview->overlay)
+			draw_overlay(preview, pass, transform);
 		if (wlr_render_pass_submit(pass))
 			wlr_output_commit_state(window, &state);
 	}
@@ -162,6 +228,19 @@ handle_frame(struct wl_listener *listener, void *data)
 		draw(preview);
 }
 
+/* The desktop sizes the window: the panel keeps its shape inside. */
+static void
+handle_request_state(struct wl_listener *listener, void *data)
+{
+	struct vl_preview *preview = wl_container_of(listener, preview, request_state);
+	const struct wlr_output_event_request_state *event = data;
+
+	if (!wlr_output_commit_state(preview->window, event->state))
+		wlr_log(WLR_ERROR, "cannot resize the preview window");
+	preview->dirty = true;
+	wlr_output_schedule_frame(preview->window);
+}
+
 /* The window closed: vellum ends, as a device would when switched off. */
 static void
 handle_destroy(struct wl_listener *listener, void *data)
@@ -170,6 +249,7 @@ handle_destroy(struct wl_listener *listener, void *data)
 	(void)data;
 
 	wl_list_remove(&preview->frame.link);
+	wl_list_remove(&preview->request_state.link);
 	wl_list_remove(&preview->destroy.link);
 	preview->window = NULL;
 	if (!preview->server->shutting_down) {
@@ -231,6 +311,8 @@ vl_preview_handle_output(struct vl_server *server, struct wlr_output *output)
 	preview->window = output;
 	preview->frame.notify = handle_frame;
 	wl_signal_add(&output->events.frame, &preview->frame);
+	preview->request_state.notify = handle_request_state;
+	wl_signal_add(&output->events.request_state, &preview->request_state);
 	preview->destroy.notify = handle_destroy;
 	wl_signal_add(&output->events.destroy, &preview->destroy);
 	preview->dirty = true;
@@ -277,6 +359,35 @@ vl_preview_start(struct vl_server *server, char *error, size_t error_size)
 }
 
 bool
+vl_preview_handle_key(
+	struct vl_server *server, struct wlr_keyboard *keyboard, uint32_t keycode, bool pressed)
+{
+	struct vl_preview *preview = server->preview;
+	const uint32_t chord = WLR_MODIFIER_CTRL | WLR_MODIFIER_ALT;
+
+	if (!preview)
+		return false;
+	if (!pressed) {
+		bool ours = preview->chord_down && keycode == preview->chord_keycode;
+		preview->chord_down = preview->chord_down && !ours;
+		return ours;
+	}
+	if ((wlr_keyboard_get_modifiers(keyboard) & chord) != chord || !keyboard->xkb_state ||
+		xkb_keysym_to_lower(xkb_state_key_get_one_sym(keyboard->xkb_state, keycode + 8)) !=
+			XKB_KEY_u)
+		return false;
+	preview->chord_down = true;
+	preview->chord_keycode = keycode;
+	preview->overlay = !preview->overlay;
+	wlr_log(WLR_INFO, "the preview's overlay is %s", preview->overlay ? "on" : "off");
+	if (preview->window) {
+		preview->dirty = true;
+		wlr_output_schedule_frame(preview->window);
+	}
+	return true;
+}
+
+bool
 vl_preview_to_layout(struct vl_server *server, struct wlr_input_device *device, double x, double y,
 	double *lx, double *ly)
 {
@@ -287,6 +398,12 @@ vl_preview_to_layout(struct vl_server *server, struct wlr_input_device *device, 
 		return false;
 	/* the window shows the layout, turned as the user holds the panel */
 	wlr_output_layout_get_box(server->output_layout, NULL, &box);
+	struct vl_preview *preview = server->preview;
+	if (preview->window) {
+		struct wlr_box panel = content_box(preview);
+		x = fmin(fmax((x * preview->window->width - panel.x) / panel.width, 0.0), 1.0);
+		y = fmin(fmax((y * preview->window->height - panel.y) / panel.height, 0.0), 1.0);
+	}
 	*lx = box.x + x * box.width;
 	*ly = box.y + y * box.height;
 	return true;
@@ -313,12 +430,14 @@ vl_preview_destroy(struct vl_server *server)
 	vl_preview_finish(server);
 	if (preview->window) {
 		wl_list_remove(&preview->frame.link);
+		wl_list_remove(&preview->request_state.link);
 		wl_list_remove(&preview->destroy.link);
 	}
 	if (preview->poll)
 		wl_event_source_remove(preview->poll);
 	free(preview->panel);
 	free(preview->xrgb);
+	free(preview->overlay_argb);
 	free(preview);
 	server->preview = NULL;
 }

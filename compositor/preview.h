@@ -10,6 +10,7 @@
 
 struct vl_server;
 struct wlr_input_device;
+struct wlr_keyboard;
 struct wlr_output;
 
 /* Whether the configured device is the preview panel. */
@@ -20,6 +21,13 @@ bool vl_preview_create_backend(struct vl_server *server, char *error, size_t err
 bool vl_preview_start(struct vl_server *server, char *error, size_t error_size);
 /* Takes the desktop backend's output as the window: false for any other output. */
 bool vl_preview_handle_output(struct vl_server *server, struct wlr_output *output);
+/*
+ * Ctrl+Alt+U toggles the overlay of the updates in flight: true when the
+ * key is the preview's (its press, and its release later), not the
+ * application's. keycode: evdev's.
+ */
+bool vl_preview_handle_key(
+	struct vl_server *server, struct wlr_keyboard *keyboard, uint32_t keycode, bool pressed);
 /*
  * An absolute position in the window (0..1 each way) in layout coordinates:
  * false for a device that is not the window's.

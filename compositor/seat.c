@@ -171,6 +171,9 @@ handle_key(struct wl_listener *listener, void *data)
 	struct vl_keyboard *keyboard = wl_container_of(listener, keyboard, key);
 	struct wlr_keyboard_key_event *event = data;
 
+	if (vl_preview_handle_key(keyboard->seat->server, keyboard->keyboard, event->keycode,
+		    event->state == WL_KEYBOARD_KEY_STATE_PRESSED))
+		return;
 	notify_activity(keyboard->seat, VL_EPD_INPUT_KEY);
 	wlr_seat_set_keyboard(keyboard->seat->seat, keyboard->keyboard);
 	wlr_seat_keyboard_notify_key(
