@@ -4,7 +4,8 @@
  */
 #include <stdio.h>
 
-#include "epdfb_drv.h"
+/* by its path: a build directory may hold a copy of kernel/ for the module */
+#include "../kernel/epdfb_drv.h"
 #include "panel-model.h"
 
 #define MODEL_SIZE_MAX  16384
