@@ -206,25 +206,19 @@ static const struct vl_epd_device_impl plain_impl = {
 };
 
 static bool
+get_waveform(uint32_t index, struct epdfb_waveform_info *info, void *data)
+{
+	struct fbdev_device *fb = data;
+	(void)index;
+
+	return ioctl(fb->fd, EPDFB_GET_WAVEFORM, info) == 0;
+}
+
+static bool
 discover_waveforms(struct fbdev_device *fb)
 {
-	struct vl_epd_waveform_table *table = &fb->base.waveforms;
-	struct epdfb_waveform_info info;
-
-	table->n = 0;
-	for (uint32_t i = 0; i < VL_EPD_WAVEFORM_TABLE_SIZE; i++) {
-		memset(&info, 0, sizeof(info));
-		info.index = i;
-		if (ioctl(fb->fd, EPDFB_GET_WAVEFORM, &info) < 0)
-			break;
-		struct vl_epd_waveform_entry *wf = &table->entries[table->n++];
-		wf->id = info.id;
-		snprintf(wf->name, sizeof(wf->name), "%.*s", (int)sizeof(info.name), info.name);
-		wf->levels = info.gray_levels;
-		wf->flashing = info.flags & EPDFB_WAVEFORM_FLASHING;
-		wf->flashing_full = info.flags & EPDFB_WAVEFORM_FLASHING_FULL;
-	}
-	return table->n > 0;
+	vl_epd_read_waveforms(&fb->base.waveforms, get_waveform, fb);
+	return fb->base.waveforms.n > 0;
 }
 
 /*

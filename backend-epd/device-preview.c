@@ -87,25 +87,11 @@ static const struct vl_epd_device_impl preview_impl = {
 };
 
 /* The model's waveform table, as epdfb's EPDFB_GET_WAVEFORM gives it. */
-static void
-take_waveforms(struct preview_device *preview)
+static bool
+get_waveform(uint32_t index, struct epdfb_waveform_info *info, void *data)
 {
-	struct vl_epd_waveform_table *table = &preview->base.waveforms;
-	struct epdfb_waveform_info info;
-
-	table->n = 0;
-	for (uint32_t i = 0; i < VL_EPD_WAVEFORM_TABLE_SIZE; i++) {
-		memset(&info, 0, sizeof(info));
-		info.index = i;
-		if (vl_panel_model_waveform(preview->model, &info) < 0)
-			break;
-		struct vl_epd_waveform_entry *wf = &table->entries[table->n++];
-		wf->id = info.id;
-		snprintf(wf->name, sizeof(wf->name), "%.*s", (int)sizeof(info.name), info.name);
-		wf->levels = info.gray_levels;
-		wf->flashing = info.flags & EPDFB_WAVEFORM_FLASHING;
-		wf->flashing_full = info.flags & EPDFB_WAVEFORM_FLASHING_FULL;
-	}
+	(void)index;
+	return vl_panel_model_waveform(data, info) == 0;
 }
 
 struct vl_epd_device *
@@ -130,7 +116,7 @@ vl_epd_preview_open(
 	preview->base.bpp = 8;
 	preview->base.pixels = vl_panel_model_pixels(preview->model);
 	preview->base.has_update_ioctls = true;
-	take_waveforms(preview);
+	vl_epd_read_waveforms(&preview->base.waveforms, get_waveform, preview->model);
 	snprintf(preview->base.description, sizeof(preview->base.description),
 		"preview (epdfb's panel model, %ux%u, 8 bpp)", width, height);
 	return &preview->base;

@@ -1,6 +1,7 @@
 /*
  * Opening a panel device from a specification string.
  */
+#include <epdfb.h>
 #include <errno.h>
 #include <linux/netlink.h>
 #include <stdbool.h>
@@ -65,6 +66,27 @@ vl_epd_drain_uevents(int fd)
 
 	while (fd >= 0 && (recv(fd, event, sizeof(event), MSG_DONTWAIT) >= 0 || errno == ENOBUFS))
 		;
+}
+
+void
+vl_epd_read_waveforms(struct vl_epd_waveform_table *table,
+	bool (*get)(uint32_t index, struct epdfb_waveform_info *info, void *data), void *data)
+{
+	struct epdfb_waveform_info info;
+
+	table->n = 0;
+	for (uint32_t i = 0; i < VL_EPD_WAVEFORM_TABLE_SIZE; i++) {
+		memset(&info, 0, sizeof(info));
+		info.index = i;
+		if (!get(i, &info, data))
+			break;
+		struct vl_epd_waveform_entry *wf = &table->entries[table->n++];
+		wf->id = info.id;
+		snprintf(wf->name, sizeof(wf->name), "%.*s", (int)sizeof(info.name), info.name);
+		wf->levels = info.gray_levels;
+		wf->flashing = info.flags & EPDFB_WAVEFORM_FLASHING;
+		wf->flashing_full = info.flags & EPDFB_WAVEFORM_FLASHING_FULL;
+	}
 }
 
 /* Decimal digits only, as uint32_t. */
