@@ -2,23 +2,32 @@
  * The preview's recording (--record DIR), in the demo's formats, for bug
  * reports: DIR/frames/NS.pgm, the panel as the window showed it whenever
  * an update had completed (NS: CLOCK_MONOTONIC nanoseconds), and at the end
- * DIR/updates.txt, the updates in the lines of epdfb's debugfs trace, and
- * DIR/panel.pgm, the final panel. tools/panel-sheet lays the frames out
- * with the updates drawn over them.
+ * DIR/updates.txt, the updates in the lines of epdfb's debugfs trace,
+ * DIR/panel.pgm and DIR/panel.png, the final panel, and
+ * DIR/panel-frames.png, the demo's contact sheet: up to 16 of the frames
+ * with the updates drawn over them (tools/panel-sheet's).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <wlr/util/log.h>
 
+#include "panel-image.h"
 #include "panel-model.h"
 #include "record.h"
+#include "sheet.h"
 
 /* The most updates the trace keeps: epdfb's EPDFB_TRACE_LEN. */
 #define RECORD_TRACE_MAX 4096
+/* The contact sheet: at most this many frames, evenly spread, about this wide. */
+#define SHEET_FRAMES      16
+#define SHEET_COLUMNS     4
+#define SHEET_THUMB_WIDTH 320.0
 
 struct vl_record {
 	char *dir;
@@ -110,6 +119,60 @@ write_updates(struct vl_record *record, struct vl_panel_model *model)
 	free(trace);
 }
 
+static int
+compare_names(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t x_len = strlen(x), y_len = strlen(y);
+
+	/* the same number of digits sorts as numbers do */
+	return x_len != y_len ? (x_len > y_len) - (x_len < y_len) : strcmp(x, y);
+}
+
+/* The contact sheet of up to SHEET_FRAMES frames, evenly spread over the recording. */
+static void
+write_sheet(struct vl_record *record, uint32_t width)
+{
+	char dir_path[PATH_MAX], sheet_path[PATH_MAX], trace_path[PATH_MAX];
+	char **names = NULL, *picked[SHEET_FRAMES];
+	size_t n = 0, capacity = 0;
+	struct dirent *entry;
+
+	snprintf(dir_path, sizeof(dir_path), "%s/frames", record->dir);
+	DIR *dir = opendir(dir_path);
+	while (dir && (entry = readdir(dir))) {
+		if (!strstr(entry->d_name, ".pgm"))
+			continue;
+		if (n == capacity) {
+			capacity = capacity ? capacity * 2 : 64;
+			char **grown = realloc(names, capacity * sizeof(*names));
+			if (!grown)
+				break;
+			names = grown;
+		}
+		if (asprintf(&names[n], "%s/%s", dir_path, entry->d_name) < 0)
+			break;
+		n++;
+	}
+	if (dir)
+		closedir(dir);
+	if (n > 0) {
+		qsort(names, n, sizeof(*names), compare_names);
+		size_t count = n < SHEET_FRAMES ? n : SHEET_FRAMES;
+		for (size_t i = 0; i < count; i++)
+			picked[i] = names[count > 1 ? i * (n - 1) / (count - 1) : 0];
+		snprintf(sheet_path, sizeof(sheet_path), "%s/panel-frames.png", record->dir);
+		snprintf(trace_path, sizeof(trace_path), "%s/updates.txt", record->dir);
+		double scale = fmin(1.0, SHEET_THUMB_WIDTH / width);
+		if (panel_sheet_make(sheet_path, trace_path, SHEET_COLUMNS, scale, 0, picked,
+			    (int)count) != 0)
+			wlr_log(WLR_ERROR, "--record: cannot write %s", sheet_path);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 void
 vl_record_finish(struct vl_record *record, struct vl_panel_model *model)
 {
@@ -127,7 +190,12 @@ vl_record_finish(struct vl_record *record, struct vl_panel_model *model)
 				wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
 		}
 		free(panel);
+		char png_path[PATH_MAX];
+		snprintf(png_path, sizeof(png_path), "%s/panel.png", record->dir);
+		if (panel_image_convert(path, png_path) != 0)
+			wlr_log(WLR_ERROR, "--record: cannot write %s", png_path);
 		write_updates(record, model);
+		write_sheet(record, width);
 	}
 	wlr_log(WLR_INFO, "recorded %u frames in %s", record->frames, record->dir);
 	free(record->dir);

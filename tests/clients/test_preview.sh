@@ -98,8 +98,9 @@ preview() {
 	expect "$name: the window settles" [ -n "$settled" ]
 	kill -TERM $vellum_pid
 	wait $vellum_pid
-	expect "$name: --record writes the final panel and the updates" \
-		test -s "$rec/panel.pgm" -a -s "$rec/updates.txt"
+	expect "$name: --record writes the final panel, the updates and the contact sheet" \
+		test -s "$rec/panel.pgm" -a -s "$rec/panel.png" -a -s "$rec/updates.txt" \
+		-a -s "$rec/panel-frames.png"
 	local first
 	first=$(head -n 1 "$rec/updates.txt")
 	expect "$name: the recorded first update is the flash, GC16 full over the panel" \

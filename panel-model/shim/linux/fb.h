@@ -2,8 +2,8 @@
  * The uapi fbdev header, and the two kernel types the model's device
  * structure embeds or points to, which it never uses here.
  */
-#include_next <linux/fb.h>
 #include "../kernel-shim.h"
+#include_next <linux/fb.h>
 struct fb_info;
 struct fb_deferred_io {
 	int unused;

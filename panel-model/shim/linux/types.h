@@ -1,3 +1,3 @@
 /* The uapi types, and the kernel's own: see kernel-shim.h. */
-#include_next <linux/types.h>
 #include "../kernel-shim.h"
+#include_next <linux/types.h>

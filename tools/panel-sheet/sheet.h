@@ -1,0 +1,18 @@
+/*
+ * The contact sheet of the panel over time, with its updates drawn over it.
+ */
+#ifndef PANEL_SHEET_H
+#define PANEL_SHEET_H
+
+#include <stdint.h>
+
+/*
+ * Lays out the count frames (PGM paths named NS.pgm) in columns, scaled by
+ * scale, with the updates of the trace at trace_path, times from start_ns
+ * (0: the first frame's), as a PNG at out_path. 0, or 1 with a message on
+ * standard error.
+ */
+int panel_sheet_make(const char *out_path, const char *trace_path, int columns, double scale,
+	uint64_t start_ns, char **paths, int count);
+
+#endif
