@@ -2,6 +2,7 @@
  * Looks at screenshots (PNG) for the preview's tests:
  *
  *   shot_probe share SHOT.png LO HI     per mille of pixels with a gray in [LO, HI]
+ *   shot_probe red SHOT.png             per mille of reddish pixels (R well above G and B)
  *   shot_probe compare SHOT.png PANEL.pgm
  *
  * compare prints "differ=N pixels=M": the screenshot's pixels (of the
@@ -57,6 +58,28 @@ share(const char *path, int lo, int hi)
 	return 0;
 }
 
+static int
+red(const char *path)
+{
+	cairo_surface_t *shot = load_png(path);
+	int width = cairo_image_surface_get_width(shot),
+	    height = cairo_image_surface_get_height(shot);
+	size_t reddish = 0;
+
+	for (int y = 0; y < height; y++) {
+		const uint32_t *row =
+			(const uint32_t *)(cairo_image_surface_get_data(shot) +
+					   (size_t)y * cairo_image_surface_get_stride(shot));
+		for (int x = 0; x < width; x++) {
+			int r = (row[x] >> 16) & 0xff, g = (row[x] >> 8) & 0xff, b = row[x] & 0xff;
+			reddish += r > g + 40 && r > b + 40;
+		}
+	}
+	printf("%zu\n", reddish * 1000 / ((size_t)width * height));
+	cairo_surface_destroy(shot);
+	return 0;
+}
+
 static uint8_t *
 load_pgm(const char *path, int *width, int *height)
 {
@@ -108,6 +131,9 @@ main(int argc, char **argv)
 		return share(argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc == 4 && strcmp(argv[1], "compare") == 0)
 		return compare(argv[2], argv[3]);
-	fprintf(stderr, "usage: shot_probe share SHOT.png LO HI | compare SHOT.png PANEL.pgm\n");
+	if (argc == 3 && strcmp(argv[1], "red") == 0)
+		return red(argv[2]);
+	fprintf(stderr, "usage: shot_probe share SHOT.png LO HI | compare SHOT.png PANEL.pgm | "
+			"red SHOT.png\n");
 	return 2;
 }

@@ -8,9 +8,11 @@
 # and frames of the panel over time. Then, under vellum on the memory
 # panel as the parent (it has the virtual pointer protocol), clicks in the
 # window reach touch_probe in the preview at the surface coordinates they
-# were made at, with the panel at rotations 0 and 90. Prints TAP.
+# were made at, with the panel at rotations 0 and 90, and Ctrl+Alt+U in
+# it shows the overlay of the updates in flight (the flash in red), then
+# hides it. Prints TAP.
 #
-#   test_preview.sh VELLUM SHOT_PROBE EPAPER_READER VP_CLICKER TOUCH_PROBE
+#   test_preview.sh VELLUM SHOT_PROBE EPAPER_READER VP_CLICKER TOUCH_PROBE VK_CHORD
 #
 # With PREVIEW_SCREENSHOT set, epaper-reader's settled window is copied
 # there (the README's picture, doc/preview.png).
@@ -21,9 +23,10 @@ shot_probe=$2
 reader=$3
 vp_clicker=$4
 touch_probe=$5
+vk_chord=$6
 # shellcheck source=setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-start_through_wrapper vellum shot_probe reader vp_clicker touch_probe
+start_through_wrapper vellum shot_probe reader vp_clicker touch_probe vk_chord
 W=400
 H=300
 mkdir -p "$work/shots"
@@ -162,6 +165,30 @@ click() {
 click 0 250 750
 click 90 250 750
 click 90 900 100
+
+# The overlay: under vellum on the memory panel again, the preview's first
+# flash (GC16 at 30 times its time: 13.5 s) with Ctrl+Alt+U pressed in the
+# window, then again; grim takes the parent's picture each time.
+rm -f "$work/probe.log" "$work/overlay-on.png" "$work/overlay-off.png"
+cat >"$work/inner.sh" <<-INNER
+	"$vellum" -c "$work/vellum.conf" --no-xwayland -d preview:${W}x$H --time-scale 3000 \
+		-- "$touch_probe" 20 20 1 >"$work/probe.log" 2>&1 &
+	for i in \$(seq 300); do grep -q ready "$work/probe.log" 2>/dev/null && break; sleep 0.1; done
+	"$vk_chord" LEFTCTRL LEFTALT U
+	sleep 1
+	grim "$work/overlay-on.png"
+	"$vk_chord" LEFTCTRL LEFTALT U
+	sleep 1
+	grim "$work/overlay-off.png"
+	kill \$!
+INNER
+timeout 120 "$vellum" -c "$work/vellum.conf" --no-xwayland -d memory:${W}x$H \
+	-- sh "$work/inner.sh" >"$work/parent.log" 2>&1
+red_on=$("$shot_probe" red "$work/overlay-on.png" 2>&1)
+red_off=$("$shot_probe" red "$work/overlay-off.png" 2>&1)
+expect "Ctrl+Alt+U shows the flash in flight in red ($red_on per mille)" \
+	test "${red_on:-0}" -ge 500 2>/dev/null
+expect "Ctrl+Alt+U again hides it ($red_off per mille)" test "${red_off:-1}" = 0 2>/dev/null
 
 # Bad starts: a clear message and exit status 1, not a crash.
 # refused NAME PATTERN VELLUM_ARGS...
