@@ -45,20 +45,8 @@ static bool
 mxc_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 {
 	struct fbdev_device *fb = fbdev_from_device(dev);
-	struct mxcfb_update_data data = {
-		.update_region =
-			{
-				.top = update->rect.top,
-				.left = update->rect.left,
-				.width = update->rect.width,
-				.height = update->rect.height,
-			},
-		.waveform_mode = update->waveform,
-		.update_mode = update->full ? UPDATE_MODE_FULL : UPDATE_MODE_PARTIAL,
-		.update_marker = update->marker,
-		.temp = TEMP_USE_AMBIENT,
-		.flags = update->flags,
-	};
+	struct mxcfb_update_data data = vl_epd_update_request(update);
+
 	return ioctl(fb->fd, MXCFB_SEND_UPDATE, &data) == 0;
 }
 

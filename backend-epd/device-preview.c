@@ -27,20 +27,7 @@ preview_from_device(struct vl_epd_device *dev)
 static bool
 preview_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 {
-	struct mxcfb_update_data data = {
-		.update_region =
-			{
-				.top = update->rect.top,
-				.left = update->rect.left,
-				.width = update->rect.width,
-				.height = update->rect.height,
-			},
-		.waveform_mode = update->waveform,
-		.update_mode = update->full ? UPDATE_MODE_FULL : UPDATE_MODE_PARTIAL,
-		.update_marker = update->marker,
-		.temp = TEMP_USE_AMBIENT,
-		.flags = update->flags,
-	};
+	struct mxcfb_update_data data = vl_epd_update_request(update);
 	int ret = vl_panel_model_submit(preview_from_device(dev)->model, &data);
 
 	errno = -ret;

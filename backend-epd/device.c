@@ -68,6 +68,25 @@ vl_epd_drain_uevents(int fd)
 		;
 }
 
+struct mxcfb_update_data
+vl_epd_update_request(const struct vl_epd_update *update)
+{
+	return (struct mxcfb_update_data){
+		.update_region =
+			{
+				.top = update->rect.top,
+				.left = update->rect.left,
+				.width = update->rect.width,
+				.height = update->rect.height,
+			},
+		.waveform_mode = update->waveform,
+		.update_mode = update->full ? UPDATE_MODE_FULL : UPDATE_MODE_PARTIAL,
+		.update_marker = update->marker,
+		.temp = TEMP_USE_AMBIENT,
+		.flags = update->flags,
+	};
+}
+
 void
 vl_epd_read_waveforms(struct vl_epd_waveform_table *table,
 	bool (*get)(uint32_t index, struct epdfb_waveform_info *info, void *data), void *data)

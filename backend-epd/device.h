@@ -6,6 +6,7 @@
 #ifndef VL_EPD_DEVICE_H
 #define VL_EPD_DEVICE_H
 
+#include <epdfb.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -125,6 +126,8 @@ struct vl_panel_model *vl_epd_device_preview_model(struct vl_epd_device *dev);
 bool vl_epd_drm_find_epdrm(char *path, size_t path_size);
 
 struct epdfb_waveform_info;
+/* The MXCFB_SEND_UPDATE request of an update, at the panel's temperature. */
+struct mxcfb_update_data vl_epd_update_request(const struct vl_epd_update *update);
 /*
  * Fills table from a device's entries as EPDFB_GET_WAVEFORM describes them:
  * get fills info for an index, and is false past the last.
