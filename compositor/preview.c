@@ -74,6 +74,27 @@ is_set(const char *name)
 	return value && *value;
 }
 
+/* The panel model, and room for its pictures. */
+static bool
+take_model(struct vl_preview *preview, char *error, size_t error_size)
+{
+	preview->model = vl_epd_backend_preview_model(preview->server->epd_backend);
+	if (!preview->model) {
+		snprintf(error, error_size, "the preview device has no panel model");
+		return false;
+	}
+	preview->width = vl_panel_model_width(preview->model);
+	preview->height = vl_panel_model_height(preview->model);
+	size_t count = (size_t)preview->width * preview->height;
+	preview->panel = malloc(count);
+	preview->xrgb = malloc(count * sizeof(*preview->xrgb));
+	if (!preview->panel || !preview->xrgb) {
+		snprintf(error, error_size, "out of memory");
+		return false;
+	}
+	return true;
+}
+
 bool
 vl_preview_create_backend(struct vl_server *server, char *error, size_t error_size)
 {
@@ -84,6 +105,12 @@ vl_preview_create_backend(struct vl_server *server, char *error, size_t error_si
 		return false;
 	}
 	preview->server = server;
+	if (!take_model(preview, error, error_size)) {
+		free(preview->panel);
+		free(preview->xrgb);
+		free(preview);
+		return false;
+	}
 	bool wayland = is_set("WAYLAND_DISPLAY") || is_set("WAYLAND_SOCKET");
 	bool x11 = is_set("DISPLAY");
 	if (wayland)
@@ -94,6 +121,8 @@ vl_preview_create_backend(struct vl_server *server, char *error, size_t error_si
 		snprintf(error, error_size, "the preview needs a desktop: %s",
 			wayland || x11 ? "cannot connect to its display"
 				       : "neither WAYLAND_DISPLAY nor DISPLAY is set");
+		free(preview->panel);
+		free(preview->xrgb);
 		free(preview);
 		return false;
 	}
@@ -327,18 +356,8 @@ vl_preview_start(struct vl_server *server, char *error, size_t error_size)
 
 	if (!preview)
 		return true;
-	preview->model = vl_epd_backend_preview_model(server->epd_backend);
-	if (!preview->model) {
-		snprintf(error, error_size, "the preview device has no panel model");
-		return false;
-	}
-	preview->width = vl_panel_model_width(preview->model);
-	preview->height = vl_panel_model_height(preview->model);
-	size_t count = (size_t)preview->width * preview->height;
-	preview->panel = malloc(count);
-	preview->xrgb = malloc(count * sizeof(*preview->xrgb));
 	preview->poll = wl_event_loop_add_timer(server->loop, handle_poll, preview);
-	if (!preview->panel || !preview->xrgb || !preview->poll) {
+	if (!preview->poll) {
 		snprintf(error, error_size, "out of memory");
 		return false;
 	}
@@ -350,8 +369,11 @@ vl_preview_start(struct vl_server *server, char *error, size_t error_size)
 		/* the first frame, white, is recorded too */
 		preview->recorded = UINT64_MAX;
 	}
-	/* the X11 backend opens its window as it starts; the Wayland one on request */
-	if (wlr_backend_is_wl(preview->desktop) && !wlr_wl_output_create(preview->desktop)) {
+	/* the desktop's backends open windows on request */
+	struct wlr_output *window = wlr_backend_is_wl(preview->desktop)
+					    ? wlr_wl_output_create(preview->desktop)
+					    : wlr_x11_output_create(preview->desktop);
+	if (!window) {
 		snprintf(error, error_size, "cannot open the preview window");
 		return false;
 	}

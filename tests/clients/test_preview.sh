@@ -5,7 +5,8 @@
 # parent's screenshots show the first frame's flash going black, then
 # settle to the panel model's own final picture (--record's panel.pgm),
 # pixel for pixel; the recording holds that flash as a GC16 full update
-# and frames of the panel over time. Then, under vellum on the memory
+# and frames of the panel over time; the same through X, in Xwayland.
+# Then, under vellum on the memory
 # panel as the parent (it has the virtual pointer protocol), clicks in the
 # window reach touch_probe in the preview at the surface coordinates they
 # were made at, with the panel at rotations 0 and 90, and Ctrl+Alt+U in
@@ -59,7 +60,7 @@ printf '[refresh]\nidle-cleanup = off\n' >"$work/vellum.conf"
 preview() {
 	local name=$1 i shown=0 black=0 settled="" previous="" share rec=$work/record-$1
 	shift
-	WAYLAND_DISPLAY=parent "$vellum" -c "$work/vellum.conf" --no-xwayland \
+	"${desktop[@]}" "$vellum" -c "$work/vellum.conf" --no-xwayland \
 		-d preview:${W}x$H --time-scale 1000 --record "$rec" -- "$@" >"$work/vellum-$name.log" 2>&1 &
 	local vellum_pid=$!
 	# The window covers the gray desktop; GC16 takes 4.5 s, and its black
@@ -133,9 +134,31 @@ preview() {
 		test "${share:-0}" -ge 1 -a "${share:-0}" -le 500
 }
 
+# the desktop vellum sees: weston's Wayland display
+desktop=(env WAYLAND_DISPLAY=parent)
 preview foot foot -o font=monospace:size=14 -o colors.background=ffffff \
 	-o colors.foreground=000000 sh -c 'printf "the preview shows foot\n"; sleep 60'
 preview epaper-reader "$reader"
+
+# Where only X runs: rootful Xwayland fills weston's output, its root
+# window white (-wr), so that only vellum's window can turn it black; and
+# vellum, given DISPLAY alone, opens its window there through wlroots' X11
+# backend.
+WAYLAND_DISPLAY=parent Xwayland -geometry ${W}x$H -wr -noreset -displayfd 3 \
+	3>"$work/x-display" >"$work/xwayland.log" 2>&1 &
+xwayland_pid=$!
+for _ in $(seq 100); do
+	[ -s "$work/x-display" ] && break
+	sleep 0.1
+done
+x_display=$(head -n 1 "$work/x-display" 2>/dev/null)
+if [ -n "$x_display" ]; then
+	desktop=(env -u WAYLAND_DISPLAY DISPLAY=":$x_display")
+	preview x11-epaper-reader "$reader"
+else
+	not_ok "Xwayland starts for the X11 case" "$(tr '\n' ' ' <"$work/xwayland.log")"
+fi
+kill $xwayland_pid 2>/dev/null
 
 # click ROTATION X Y: vellum on a memory panel the size of the preview
 # window (400x300 turned by ROTATION) runs the preview of touch_probe and
