@@ -53,8 +53,9 @@ struct vl_preview {
 	struct vl_record *record; /* --record DIR */
 	uint64_t recorded;        /* completions when a frame was last recorded */
 	bool overlay;             /* Ctrl+Alt+U: the updates in flight over the panel */
-	uint32_t *overlay_argb;   /* the window's size */
-	uint32_t chord_keycode;   /* the chord's key, whose release is the preview's too */
+	uint32_t *overlay_argb;   /* overlay_width x overlay_height, the window's size */
+	int overlay_width, overlay_height;
+	uint32_t chord_keycode; /* the chord's key, whose release is the preview's too */
 	bool chord_down;
 };
 
@@ -179,8 +180,13 @@ draw_overlay(struct vl_preview *preview, struct wlr_render_pass *pass,
 		.width = window->width,
 		.height = window->height,
 	};
-	free(preview->overlay_argb);
-	preview->overlay_argb = calloc((size_t)window->width * window->height, 4);
+	/* vl_overlay_draw clears it: a new one only when the window's size changed */
+	if (preview->overlay_width != window->width || preview->overlay_height != window->height) {
+		free(preview->overlay_argb);
+		preview->overlay_argb = malloc((size_t)window->width * window->height * 4);
+		preview->overlay_width = preview->overlay_argb ? window->width : 0;
+		preview->overlay_height = preview->overlay_argb ? window->height : 0;
+	}
 	if (!preview->overlay_argb)
 		return;
 	vl_overlay_draw(&view, preview->model, preview->overlay_argb);
