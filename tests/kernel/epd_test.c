@@ -928,24 +928,32 @@ epd_alloc_image(const struct epd *d)
 }
 
 void
-epd_read_panel(struct epd *d, uint8_t *buf)
+epd_read_pgm(const char *path, uint32_t width, uint32_t height, uint8_t *buf)
 {
-	char path[EPD_DBG_PATH_SIZE], hdr[64];
+	char hdr[64];
 	size_t len, hlen;
 	char *data;
 
-	snprintf(path, sizeof(path), "%s/panel", d->dbgdir);
 	data = epd_read_file(path, &len);
 	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
-	hlen = (size_t)snprintf(hdr, sizeof(hdr), "P5\n%u %u\n255\n", d->width, d->height);
+	hlen = (size_t)snprintf(hdr, sizeof(hdr), "P5\n%u %u\n255\n", width, height);
 	REQUIRE_MSG(len >= hlen && !memcmp(data, hdr, hlen),
 		"%s: header is not \"P5\\n%u %u\\n255\\n\" (got %zu bytes starting \"%.16s\")",
-		path, d->width, d->height, len, data);
-	REQUIRE_MSG(len == hlen + (size_t)d->width * d->height,
+		path, width, height, len, data);
+	REQUIRE_MSG(len == hlen + (size_t)width * height,
 		"%s: %zu bytes, expected %zu header + %zu pixels", path, len, hlen,
-		(size_t)d->width * d->height);
-	memcpy(buf, data + hlen, (size_t)d->width * d->height);
+		(size_t)width * height);
+	memcpy(buf, data + hlen, (size_t)width * height);
 	free(data);
+}
+
+void
+epd_read_panel(struct epd *d, uint8_t *buf)
+{
+	char path[EPD_DBG_PATH_SIZE];
+
+	snprintf(path, sizeof(path), "%s/panel", d->dbgdir);
+	epd_read_pgm(path, d->width, d->height, buf);
 }
 
 char *
@@ -1054,12 +1062,19 @@ size_t
 epd_trace_read(struct epd *d, struct epd_trace **out)
 {
 	char path[EPD_DBG_PATH_SIZE];
+
+	snprintf(path, sizeof(path), "%s/updates", d->dbgdir);
+	return epd_trace_read_file(path, out);
+}
+
+size_t
+epd_trace_read_file(const char *path, struct epd_trace **out)
+{
 	char *data, *line;
 	size_t n = 0, cap = 64;
 	struct epd_trace *t = malloc(cap * sizeof(*t));
 
 	REQUIRE(t);
-	snprintf(path, sizeof(path), "%s/updates", d->dbgdir);
 	data = epd_read_file(path, NULL);
 	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
 	for (line = data; line && *line;) {

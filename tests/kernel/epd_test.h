@@ -228,6 +228,8 @@ void epd_show(struct epd *d, uint32_t left, uint32_t top, uint32_t w, uint32_t h
 
 /* Reads the panel PGM into buf (width * height bytes); fatal on errors. */
 void epd_read_panel(struct epd *d, uint8_t *buf);
+/* Reads a width x height 8-bit PGM file into buf; fatal on errors. */
+void epd_read_pgm(const char *path, uint32_t width, uint32_t height, uint8_t *buf);
 /* A named stats value; fatal when missing. */
 long long epd_stat(struct epd *d, const char *key);
 double epd_stat_f(struct epd *d, const char *key);
@@ -242,6 +244,8 @@ char *epd_stats_snapshot(struct epd *d);
 long long epd_snapshot_stat(const char *snapshot, const char *key);
 /* Reads the update trace; returns the entry count, *out is malloc'ed. */
 size_t epd_trace_read(struct epd *d, struct epd_trace **out);
+/* The same from a file in the trace's format (vellum --record's updates.txt). */
+size_t epd_trace_read_file(const char *path, struct epd_trace **out);
 void epd_trace_clear(struct epd *d);
 void epd_trace_print(const struct epd_trace *t);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer; NULL on errors. */

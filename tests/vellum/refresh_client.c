@@ -31,8 +31,10 @@
  *                               "rect X Y W H GRAY" fills a rect with a gray level,
  *                               "full" asks for a full refresh. As the feedback of
  *                               the Nth command comes: "feedback N refreshed
- *                               waveform=WF flags=F" or "feedback N discarded".
- *                               The window stays after the end of stdin.
+ *                               waveform=WF flags=F" or "feedback N discarded";
+ *                               the first frame's is "feedback 0 ...", after
+ *                               "shown" (its frame callback). The window stays
+ *                               after the end of stdin.
  *
  * ns is the feedback's time, CLOCK_MONOTONIC in nanoseconds: the clock of
  * epdfb's trace. Each feedback object must get exactly one event; a second
@@ -474,6 +476,19 @@ static const struct xx_epaper_refresh_feedback_v1_listener step_feedback_listene
 	.discarded = handle_step_discarded,
 };
 
+/* Feedback for the next commit, printed as step's. */
+static void
+request_step_feedback(struct xx_epaper_surface_refresh_v1 *refresh, unsigned int step)
+{
+	struct step_feedback *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		vt_die("out of memory");
+	s->step = step;
+	xx_epaper_refresh_feedback_v1_add_listener(
+		xx_epaper_surface_refresh_v1_get_feedback(refresh), &step_feedback_listener, s);
+}
+
 /* Runs one command line of run_steps; false if it is not one. */
 static bool
 run_step(const char *line, struct xx_epaper_surface_refresh_v1 *refresh, struct vt_buffer *b[2],
@@ -496,12 +511,7 @@ run_step(const char *line, struct xx_epaper_surface_refresh_v1 *refresh, struct 
 		vt_buffer_fill(next, x, y, w, h, 0xff000000u | gray << 16 | gray << 8 | gray);
 	else
 		xx_epaper_surface_refresh_v1_request_full_refresh(refresh);
-	struct step_feedback *s = calloc(1, sizeof(*s));
-	if (!s)
-		vt_die("out of memory");
-	s->step = step;
-	xx_epaper_refresh_feedback_v1_add_listener(
-		xx_epaper_surface_refresh_v1_get_feedback(refresh), &step_feedback_listener, s);
+	request_step_feedback(refresh, step);
 	wl_surface_attach(client.surface, next->buffer, 0, 0);
 	if (is_rect)
 		wl_surface_damage_buffer(client.surface, x, y, w, h);
@@ -526,6 +536,7 @@ run_steps(void)
 		xx_epaper_refresh_manager_v1_get_surface_refresh(manager, client.surface);
 	struct vt_buffer *b[2] = {
 		vt_buffer_create(&client, VT_WHITE), vt_buffer_create(&client, VT_WHITE)};
+	request_step_feedback(refresh, 0);
 	vt_client_commit(&client, b[0]);
 	b[0]->busy = true;
 	vt_client_wait_frame(&client);
