@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <wlr/backend/multi.h>
 #include <wlr/backend/wayland.h>
@@ -32,7 +33,7 @@
 #include "record.h"
 #include "server.h"
 
-/* How often the window looks for a change of the panel while updates run. */
+/* How often the window looks for a change of the panel while updates are queued or run. */
 #define PREVIEW_POLL_MS 33
 /* The largest window the preview opens: the panel is scaled down to fit. */
 #define PREVIEW_MAX_WIDTH  1280
@@ -44,11 +45,12 @@ struct vl_preview {
 	struct vl_panel_model *model;
 	struct wlr_output *window;
 	struct wl_listener frame, request_state, destroy;
-	struct wl_event_source *poll;
-	uint32_t width, height; /* the panel's, native */
-	uint8_t *panel;         /* the model's readback */
-	uint32_t *xrgb;         /* the same, for the renderer */
-	uint64_t drawn;         /* completions when the window was last drawn */
+	struct wl_event_source *poll;      /* armed while the panel changes */
+	struct wl_event_source *submitted; /* the model's submissions, which arm it */
+	uint32_t width, height;            /* the panel's, native */
+	uint8_t *panel;                    /* the model's readback */
+	uint32_t *xrgb;                    /* the same, for the renderer */
+	uint64_t drawn;                    /* completions when the window was last drawn */
 	bool dirty;
 	struct vl_record *record; /* --record DIR */
 	uint64_t recorded;        /* completions when a frame was last recorded */
@@ -293,21 +295,34 @@ handle_destroy(struct wl_listener *listener, void *data)
 	}
 }
 
-/* Redraws while updates run, and once more when the last has completed. */
+/*
+ * Redraws while the panel changes and once more when the last update has
+ * completed; then sleeps until the next submission (handle_submitted).
+ */
 static int
 handle_poll(void *data)
 {
 	struct vl_preview *preview = data;
-	struct vl_panel_model_trace running[1];
+	bool busy = vl_panel_model_busy(preview->model);
 
-	if (preview->window && preview->model &&
-		(vl_panel_model_in_flight(preview->model, running, 1) > 0 ||
-			vl_panel_model_completions(preview->model) != preview->drawn)) {
+	if (preview->window &&
+		(busy || vl_panel_model_completions(preview->model) != preview->drawn)) {
 		preview->dirty = true;
 		wlr_output_schedule_frame(preview->window);
 	}
-	wl_event_source_timer_update(preview->poll, PREVIEW_POLL_MS);
+	if (busy)
+		wl_event_source_timer_update(preview->poll, PREVIEW_POLL_MS);
 	return 0;
+}
+
+static int
+handle_submitted(int fd, uint32_t mask, void *data)
+{
+	eventfd_t submissions;
+	(void)mask;
+
+	eventfd_read(fd, &submissions);
+	return handle_poll(data);
 }
 
 bool
@@ -363,11 +378,13 @@ vl_preview_start(struct vl_server *server, char *error, size_t error_size)
 	if (!preview)
 		return true;
 	preview->poll = wl_event_loop_add_timer(server->loop, handle_poll, preview);
-	if (!preview->poll) {
+	preview->submitted =
+		wl_event_loop_add_fd(server->loop, vl_panel_model_submitted_fd(preview->model),
+			WL_EVENT_READABLE, handle_submitted, preview);
+	if (!preview->poll || !preview->submitted) {
 		snprintf(error, error_size, "out of memory");
 		return false;
 	}
-	wl_event_source_timer_update(preview->poll, PREVIEW_POLL_MS);
 	if (server->record_dir) {
 		preview->record = vl_record_start(server->record_dir, error, error_size);
 		if (!preview->record)
@@ -463,6 +480,8 @@ vl_preview_destroy(struct vl_server *server)
 	}
 	if (preview->poll)
 		wl_event_source_remove(preview->poll);
+	if (preview->submitted)
+		wl_event_source_remove(preview->submitted);
 	free(preview->panel);
 	free(preview->xrgb);
 	free(preview->overlay_argb);

@@ -3,6 +3,8 @@
  * driver's probe sets it up for an 8 bpp panel, without the fbdev device.
  */
 #include <stdio.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 /* by its path: a build directory may hold a copy of kernel/ for the module */
 #include "../kernel/epdfb_drv.h"
@@ -14,6 +16,7 @@
 
 struct vl_panel_model {
 	struct epdfb_par par;
+	int submitted; /* eventfd, counting accepted submissions */
 };
 
 struct vl_panel_model *
@@ -34,6 +37,9 @@ vl_panel_model_create(
 	}
 	model = calloc(1, sizeof(*model));
 	if (!model)
+		goto nomem;
+	model->submitted = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (model->submitted < 0)
 		goto nomem;
 	par = &model->par;
 	par->width = width;
@@ -57,8 +63,11 @@ vl_panel_model_create(
 	return model;
 
 nomem:
-	if (model)
+	if (model) {
+		if (model->submitted >= 0)
+			close(model->submitted);
 		free(model->par.screen);
+	}
 	free(model);
 	snprintf(error, error_size, "no memory for a %ux%u panel", width, height);
 	return NULL;
@@ -78,6 +87,7 @@ vl_panel_model_destroy(struct vl_panel_model *model)
 	epdfb_queue_cancel_all(&model->par);
 	epdfb_queue_fini(&model->par);
 	model->par.ops->fini(&model->par);
+	close(model->submitted);
 	free(model->par.screen);
 	free(model);
 }
@@ -105,7 +115,28 @@ vl_panel_model_submit(struct vl_panel_model *model, const struct mxcfb_update_da
 {
 	int ret = epdfb_check_update(&model->par, update);
 
-	return ret ? ret : epdfb_queue_submit(&model->par, update);
+	if (!ret)
+		ret = epdfb_queue_submit(&model->par, update);
+	if (!ret)
+		eventfd_write(model->submitted, 1);
+	return ret;
+}
+
+int
+vl_panel_model_submitted_fd(const struct vl_panel_model *model)
+{
+	return model->submitted;
+}
+
+bool
+vl_panel_model_busy(struct vl_panel_model *model)
+{
+	struct epdfb_par *par = &model->par;
+
+	mutex_lock(&par->lock);
+	bool busy = par->held || !list_empty(&par->queue) || !list_empty(&par->in_flight);
+	mutex_unlock(&par->lock);
+	return busy;
 }
 
 int

@@ -50,6 +50,14 @@ int vl_panel_model_submit(struct vl_panel_model *model, const struct mxcfb_updat
 int vl_panel_model_wait(struct vl_panel_model *model, uint32_t marker, uint32_t *collided);
 /* Whether an update carrying marker is still queued or in flight. */
 bool vl_panel_model_pending(struct vl_panel_model *model, uint32_t marker);
+/*
+ * An eventfd that becomes readable when an update was accepted, from any
+ * thread: a reader that sleeps while the panel rests learns there to wake.
+ * The reader drains it; the model owns it.
+ */
+int vl_panel_model_submitted_fd(const struct vl_panel_model *model);
+/* Whether anything is queued, held back or in flight: what the panel shows may still change. */
+bool vl_panel_model_busy(struct vl_panel_model *model);
 /* FBIO_WAITFORVSYNC: waits for the updates submitted before the call. */
 int vl_panel_model_wait_submitted(struct vl_panel_model *model);
 

@@ -52,6 +52,12 @@ shot() {
 	mv "$work/shots"/*.png "$1" 2>/dev/null
 }
 
+# context_switches PID: how often the threads of PID were switched out so far
+context_switches() {
+	cat /proc/"$1"/task/*/status 2>/dev/null |
+		awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+}
+
 # The refresh policy's idle cleanup would redraw later: the panel rests once drawn.
 printf '[refresh]\nidle-cleanup = off\n' >"$work/vellum.conf"
 
@@ -100,6 +106,13 @@ preview() {
 		fi
 	done
 	expect "$name: the window settles" [ -n "$settled" ]
+	# nothing changes on the panel: vellum sleeps, it does not poll the model
+	local before after
+	before=$(context_switches $vellum_pid)
+	sleep 3
+	after=$(context_switches $vellum_pid)
+	expect "$name: the settled preview sleeps ($((after - before)) wake-ups of vellum in 3 s)" \
+		[ $((after - before)) -le 10 ]
 	kill -TERM $vellum_pid
 	wait $vellum_pid
 	expect "$name: --record writes the final panel, the updates and the contact sheet" \

@@ -7,10 +7,12 @@
  * it merges into it; DU toggles leave a ghost that a flash clears; frames
  * of updates in flight show a flash going black and white, DU switching
  * halfway and GL16 fading; a model cancelled with updates in flight ends
- * its waits with ENODEV.
+ * its waits with ENODEV. Its submitted fd wakes a reader for each accepted
+ * update, and it is busy until they completed.
  * Runs under ASan and UBSan too.
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 
 #include <cmocka.h>
 
@@ -178,6 +181,48 @@ test_bad_requests(void **state)
 	vl_panel_model_destroy(model);
 }
 
+static bool
+readable(int fd)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+/*
+ * A reader sleeps while the panel rests: the submitted fd wakes it for an
+ * accepted update only, and the model is busy until that update completed.
+ */
+static void
+test_submissions_wake(void **state)
+{
+	struct vl_panel_model *model = create(10);
+	int fd = vl_panel_model_submitted_fd(model);
+	eventfd_t count;
+	(void)state;
+
+	assert_false(readable(fd));
+	assert_false(vl_panel_model_busy(model));
+	assert_int_equal(
+		submit(model, 0, 0, 0, 10, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), -EINVAL);
+	assert_false(readable(fd));
+	assert_false(vl_panel_model_busy(model));
+
+	fill(model, 0, 0, 10, 10, 0);
+	assert_int_equal(submit(model, 0, 0, 10, 10, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
+	assert_int_equal(submit(model, 50, 0, 10, 10, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 3), 0);
+	assert_true(readable(fd));
+	assert_true(vl_panel_model_busy(model));
+	assert_int_equal(eventfd_read(fd, &count), 0);
+	assert_int_equal(count, 2);
+	assert_false(readable(fd));
+	assert_int_equal(vl_panel_model_wait(model, 2, NULL), 0);
+	assert_int_equal(vl_panel_model_wait(model, 3, NULL), 0);
+	assert_false(vl_panel_model_busy(model));
+	assert_false(readable(fd));
+	vl_panel_model_destroy(model);
+}
+
 /*
  * At a slow time scale the first update is still in flight when the others
  * come: the one over it collides and waits, and the one beside that one
@@ -334,6 +379,7 @@ main(void)
 		cmocka_unit_test(test_du_update),
 		cmocka_unit_test(test_gc16_levels),
 		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_submissions_wake),
 		cmocka_unit_test(test_collide_and_merge),
 		cmocka_unit_test(test_ghost_and_flash),
 		cmocka_unit_test(test_frames_in_flight),
