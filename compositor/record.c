@@ -22,8 +22,6 @@
 #include "record.h"
 #include "sheet.h"
 
-/* The most updates the trace keeps: epdfb's EPDFB_TRACE_LEN. */
-#define RECORD_TRACE_MAX 4096
 /* The contact sheet: at most this many frames, evenly spread, about this wide. */
 #define SHEET_FRAMES      16
 #define SHEET_COLUMNS     4
@@ -90,33 +88,17 @@ vl_record_frame(struct vl_record *record, const uint8_t *frame, uint32_t width, 
 static void
 write_updates(struct vl_record *record, struct vl_panel_model *model)
 {
-	struct vl_panel_model_trace *trace = calloc(RECORD_TRACE_MAX, sizeof(*trace));
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/updates.txt", record->dir);
-	FILE *f = trace ? fopen(path, "w") : NULL;
-	if (!f) {
+	char *text = vl_panel_model_trace_text(model);
+	FILE *f = text ? fopen(path, "w") : NULL;
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok)
 		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
-		free(trace);
-		return;
-	}
-	size_t n = vl_panel_model_trace(model, trace, RECORD_TRACE_MAX);
-	for (size_t i = 0; i < n; i++) {
-		const struct vl_panel_model_trace *e = &trace[i];
-		const char *name = vl_panel_model_waveform_name(e->waveform);
-		fprintf(f,
-			"marker=%" PRIu32 " submit_ns=%" PRIu64 " start_ns=%" PRIu64
-			" end_ns=%" PRIu64 " left=%" PRIu32 " top=%" PRIu32 " width=%" PRIu32
-			" height=%" PRIu32 " waveform=%s mode=%s flags=0x%" PRIx32
-			" merged=%u collided=%u flash=%u\n",
-			e->marker, e->submit_ns, e->start_ns, e->end_ns, e->rect.left, e->rect.top,
-			e->rect.width, e->rect.height, name ? name : "?",
-			e->mode == UPDATE_MODE_FULL ? "full" : "partial", e->flags, e->merged,
-			e->collided, e->flashing);
-	}
-	if (fclose(f) != 0)
-		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
-	free(trace);
+	free(text);
 }
 
 static int

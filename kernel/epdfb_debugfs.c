@@ -30,13 +30,6 @@
 
 static struct dentry *epdfb_debugfs_root;
 
-static const char *epdfb_waveform_name(struct epdfb_par *par, u32 id)
-{
-	const struct epdfb_waveform *wf = epdfb_find_waveform(par, id);
-
-	return wf ? wf->name : "?";
-}
-
 struct epdfb_pgm {
 	size_t size;
 	char data[];
@@ -161,22 +154,16 @@ static const struct file_operations epdfb_stats_fops = {
 static int epdfb_updates_show(struct seq_file *m, void *unused)
 {
 	struct epdfb_par *par = m->private;
-	const struct epdfb_trace_entry *e;
+	char line[EPDFB_TRACE_LINE_LEN];
 	unsigned int i, first;
 
 	mutex_lock(&par->lock);
 	first = (par->trace_head + EPDFB_TRACE_LEN - par->trace_len) %
 		EPDFB_TRACE_LEN;
 	for (i = 0; i < par->trace_len; i++) {
-		e = &par->trace[(first + i) % EPDFB_TRACE_LEN];
-		seq_printf(m,
-			   "marker=%u submit_ns=%llu start_ns=%llu end_ns=%llu left=%u top=%u width=%u height=%u waveform=%s mode=%s flags=0x%x merged=%u collided=%u flash=%u\n",
-			   e->marker, e->submit_ns, e->start_ns, e->end_ns,
-			   e->rect.left, e->rect.top, e->rect.width,
-			   e->rect.height,
-			   epdfb_waveform_name(par, e->waveform),
-			   e->mode == UPDATE_MODE_FULL ? "full" : "partial",
-			   e->flags, e->merged, e->collided, e->flashing);
+		epdfb_trace_line(par, &par->trace[(first + i) % EPDFB_TRACE_LEN],
+				 line, sizeof(line));
+		seq_puts(m, line);
 	}
 	mutex_unlock(&par->lock);
 	return 0;

@@ -164,6 +164,9 @@ struct epdfb_trace_entry {
 	bool flashing;
 };
 
+/* Room for any line of the debugfs updates trace, its newline and NUL. */
+#define EPDFB_TRACE_LINE_LEN 320
+
 struct epdfb_done_marker {
 	u32 marker;
 	bool collided;
@@ -350,6 +353,8 @@ const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
 			       const struct epdfb_waveform *wf, int temp);
 int epdfb_waveform_info(struct epdfb_par *par, struct epdfb_waveform_info *wi);
+int epdfb_trace_line(const struct epdfb_par *par,
+		     const struct epdfb_trace_entry *e, char *buf, size_t len);
 
 /* epdfb_pixels.c */
 u8 *epdfb_pixels_capture(const struct epdfb_par *par,

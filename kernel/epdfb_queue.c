@@ -326,6 +326,32 @@ static void epdfb_trace_add(struct epdfb_par *par,
 		par->trace_len++;
 }
 
+/**
+ * epdfb_trace_line() - one line of the debugfs updates trace
+ * @par: device
+ * @e: the completed update
+ * @buf: the line, with its newline, NUL-terminated
+ * @len: size of @buf; EPDFB_TRACE_LINE_LEN holds any line
+ *
+ * The panel model in userspace writes its trace with this too: one format
+ * for the tools that read either.
+ *
+ * Return: the line's length, as snprintf().
+ */
+int epdfb_trace_line(const struct epdfb_par *par,
+		     const struct epdfb_trace_entry *e, char *buf, size_t len)
+{
+	const struct epdfb_waveform *wf = epdfb_find_waveform(par, e->waveform);
+
+	return snprintf(buf, len,
+			"marker=%u submit_ns=%llu start_ns=%llu end_ns=%llu left=%u top=%u width=%u height=%u waveform=%s mode=%s flags=0x%x merged=%u collided=%u flash=%u\n",
+			e->marker, e->submit_ns, e->start_ns, e->end_ns,
+			e->rect.left, e->rect.top, e->rect.width,
+			e->rect.height, wf ? wf->name : "?",
+			e->mode == UPDATE_MODE_FULL ? "full" : "partial",
+			e->flags, e->merged, e->collided, e->flashing);
+}
+
 /*
  * A marker carried by another update still to complete is waited for until
  * that one completes too: its waiters get the latest result. Of a marker

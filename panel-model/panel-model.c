@@ -252,6 +252,25 @@ vl_panel_model_trace(struct vl_panel_model *model, struct vl_panel_model_trace *
 	return n;
 }
 
+char *
+vl_panel_model_trace_text(struct vl_panel_model *model)
+{
+	struct epdfb_par *par = &model->par;
+
+	mutex_lock(&par->lock);
+	size_t n = par->trace_len;
+	char *text = malloc(n * EPDFB_TRACE_LINE_LEN + 1);
+	size_t used = 0;
+	size_t first = (par->trace_head + EPDFB_TRACE_LEN - n) % EPDFB_TRACE_LEN;
+	for (size_t i = 0; text && i < n; i++)
+		used += (size_t)epdfb_trace_line(par, &par->trace[(first + i) % EPDFB_TRACE_LEN],
+			text + used, EPDFB_TRACE_LINE_LEN);
+	mutex_unlock(&par->lock);
+	if (text)
+		text[used] = '\0';
+	return text;
+}
+
 int
 vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info)
 {

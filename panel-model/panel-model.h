@@ -76,6 +76,11 @@ void vl_panel_model_read_frame(struct vl_panel_model *model, uint8_t *frame, uin
 /* The updates completed so far, oldest first: at most max of the newest. */
 size_t vl_panel_model_trace(
 	struct vl_panel_model *model, struct vl_panel_model_trace *trace, size_t max);
+/*
+ * The same updates as the text of epdfb's debugfs "updates" file, a line
+ * each, written by the driver's own code: malloc'ed, NULL without memory.
+ */
+char *vl_panel_model_trace_text(struct vl_panel_model *model);
 /* EPDFB_GET_WAVEFORM: the waveform of info->index; 0, or -EINVAL past the last. */
 int vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info);
 /*

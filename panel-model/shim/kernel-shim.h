@@ -2,7 +2,7 @@
  * What epdfb's panel model (kernel/epdfb_queue.c, epdfb_sim.c,
  * epdfb_pixels.c, epdfb_check.c) takes from the kernel, in userspace:
  * types, lists, a hash table, locks, completions, a clock in jiffies of a
- * millisecond and delayed work run by a thread. The model's sources build
+ * millisecond, delayed work run by a thread, and snprintf. The model's sources build
  * unchanged against it (the headers in panel-model/shim/linux include
  * this file), so the preview and the driver share one model.
  */
@@ -14,15 +14,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
-typedef uint64_t u64;
+/* as the kernel's, whatever the architecture: the model prints them with %llu */
+typedef unsigned long long u64;
 typedef int32_t s32;
-typedef int64_t s64;
+typedef long long s64;
 
 #define U64_MAX       UINT64_MAX
 #define NSEC_PER_MSEC 1000000ULL

@@ -124,6 +124,14 @@ test_du_update(void **state)
 	/* the waveform's time, scaled by 10 % */
 	assert_int_equal(trace[0].end_ns - trace[0].start_ns, DU_MS * 1000000ULL / 10);
 	assert_string_equal(vl_panel_model_waveform_name(trace[0].waveform), "DU");
+	/* the debugfs file's line, by the driver's code */
+	char *text = vl_panel_model_trace_text(model);
+	assert_non_null(text);
+	assert_int_equal(strncmp(text, "marker=5 submit_ns=", 19), 0);
+	assert_non_null(strstr(text, " left=20 top=10 width=30 height=20 waveform=DU mode=partial "
+				     "flags=0x0 merged=0 collided=0 flash=0\n"));
+	assert_int_equal(strchr(text, '\n')[1], '\0');
+	free(text);
 	vl_panel_model_destroy(model);
 }
 
