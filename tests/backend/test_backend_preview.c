@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -25,15 +24,6 @@
 
 #define W 400
 #define H 300
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
 
 static struct vl_panel_model *
 model_of(struct scene_harness *h)
@@ -61,7 +51,7 @@ test_scene_on_the_model(void **state)
 
 	assert_true(scene_harness_gradient_with_block(h, W, H, image));
 	assert_true(scene_harness_show(h, &feedback));
-	uint64_t settled = now_ns();
+	uint64_t settled = scene_harness_now_ns();
 	assert_true(feedback.settled);
 	assert_int_equal(vl_panel_model_trace(model, trace, 8), 1);
 	assert_int_equal(trace[0].waveform, WAVEFORM_MODE_GC16);

@@ -19,8 +19,8 @@
 
 #define SETTLE_TIMEOUT_MS 20000
 
-static uint64_t
-now_ns(void)
+uint64_t
+scene_harness_now_ns(void)
 {
 	struct timespec now;
 
@@ -35,7 +35,7 @@ record(struct scene_harness *h, enum scene_harness_event_type type, uint32_t seq
 		.type = type,
 		.seq = seq,
 		.presented = presented,
-		.ns = now_ns(),
+		.ns = scene_harness_now_ns(),
 	};
 }
 
@@ -330,7 +330,7 @@ scene_harness_show(struct scene_harness *h, struct vl_epd_feedback *feedback)
 static int64_t
 now_ms(void)
 {
-	return (int64_t)(now_ns() / 1000000u);
+	return (int64_t)(scene_harness_now_ns() / 1000000u);
 }
 
 /* The latest recorded events of type for seq: how many, and the index of the first. */

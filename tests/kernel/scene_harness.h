@@ -61,6 +61,8 @@ bool scene_harness_start_with(struct scene_harness *h, const struct vl_epd_backe
 	char *error, size_t error_size);
 /* Runs the event loop for ms milliseconds; returns how many dispatches woke early. */
 int scene_harness_idle(struct scene_harness *h, int ms);
+/* CLOCK_MONOTONIC in nanoseconds: the clock of the backend's feedback and of epdfb's trace. */
+uint64_t scene_harness_now_ns(void);
 void scene_harness_finish(struct scene_harness *h);
 /* Rotates the output; the panel stays native. */
 bool scene_harness_set_transform(struct scene_harness *h, enum wl_output_transform transform);
