@@ -434,7 +434,7 @@ vl_preview_handle_key(
 
 bool
 vl_preview_to_layout(struct vl_server *server, struct wlr_input_device *device, double x, double y,
-	double *lx, double *ly)
+	double *lx, double *ly, bool *on_panel)
 {
 	struct wlr_box box;
 
@@ -444,10 +444,14 @@ vl_preview_to_layout(struct vl_server *server, struct wlr_input_device *device, 
 	/* the window shows the layout, turned as the user holds the panel */
 	wlr_output_layout_get_box(server->output_layout, NULL, &box);
 	struct vl_preview *preview = server->preview;
+	*on_panel = true;
 	if (preview->window) {
 		struct wlr_box panel = content_box(preview);
-		x = fmin(fmax((x * preview->window->width - panel.x) / panel.width, 0.0), 1.0);
-		y = fmin(fmax((y * preview->window->height - panel.y) / panel.height, 0.0), 1.0);
+		double px = (x * preview->window->width - panel.x) / panel.width;
+		double py = (y * preview->window->height - panel.y) / panel.height;
+		*on_panel = px >= 0.0 && px <= 1.0 && py >= 0.0 && py <= 1.0;
+		x = fmin(fmax(px, 0.0), 1.0);
+		y = fmin(fmax(py, 0.0), 1.0);
 	}
 	*lx = box.x + x * box.width;
 	*ly = box.y + y * box.height;

@@ -30,10 +30,11 @@ bool vl_preview_handle_key(
 	struct vl_server *server, struct wlr_keyboard *keyboard, uint32_t keycode, bool pressed);
 /*
  * An absolute position in the window (0..1 each way) in layout coordinates:
- * false for a device that is not the window's.
+ * false for a device that is not the window's. A position in the desk
+ * around the panel is taken to the panel's nearest edge, *on_panel false.
  */
 bool vl_preview_to_layout(struct vl_server *server, struct wlr_input_device *device, double x,
-	double y, double *lx, double *ly);
+	double y, double *lx, double *ly, bool *on_panel);
 /* While the panel model is there: ends the recording (--record) with the final panel. */
 void vl_preview_finish(struct vl_server *server);
 void vl_preview_destroy(struct vl_server *server);

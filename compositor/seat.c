@@ -59,6 +59,9 @@ struct vl_seat {
 	double pen_x, pen_y, pen_origin_x, pen_origin_y;
 	/* where the surface a button went down on was, in layout coordinates */
 	double press_origin_x, press_origin_y;
+	/* the pointer is on the desk around the preview's panel, and the buttons pressed there */
+	bool pointer_off_panel;
+	uint32_t off_panel_buttons; /* bit N: BTN_MOUSE + N */
 	/* a pointer update waiting for the scene to settle (vl_seat_update_pointer_later) */
 	struct wl_event_source *pointer_update;
 
@@ -390,14 +393,15 @@ panel_to_layout(struct vl_seat *seat, double x, double y, double *lx, double *ly
 
 /*
  * An absolute position from device in layout coordinates: the preview
- * window's devices point into the window, which shows the layout; others
- * are laminated to the panel.
+ * window's devices point into the window, which shows the layout around
+ * the panel (*on_panel false there); others are laminated to the panel.
  */
 static bool
 device_to_layout(struct vl_seat *seat, struct wlr_input_device *device, double x, double y,
-	double *lx, double *ly)
+	double *lx, double *ly, bool *on_panel)
 {
-	return vl_preview_to_layout(seat->server, device, x, y, lx, ly) ||
+	*on_panel = true;
+	return vl_preview_to_layout(seat->server, device, x, y, lx, ly, on_panel) ||
 	       panel_to_layout(seat, x, y, lx, ly);
 }
 
@@ -416,6 +420,7 @@ handle_motion(struct wl_listener *listener, void *data)
 	struct vl_seat *seat = wl_container_of(listener, seat, motion);
 	struct wlr_pointer_motion_event *event = data;
 
+	seat->pointer_off_panel = false;
 	wlr_cursor_move(seat->cursor, &event->pointer->base, event->delta_x, event->delta_y);
 	pointer_moved(seat, event->time_msec);
 }
@@ -426,11 +431,36 @@ handle_motion_absolute(struct wl_listener *listener, void *data)
 	struct vl_seat *seat = wl_container_of(listener, seat, motion_absolute);
 	struct wlr_pointer_motion_absolute_event *event = data;
 	double lx, ly;
+	bool on_panel;
 
-	if (!device_to_layout(seat, &event->pointer->base, event->x, event->y, &lx, &ly))
+	if (!device_to_layout(seat, &event->pointer->base, event->x, event->y, &lx, &ly, &on_panel))
 		return;
+	seat->pointer_off_panel = !on_panel;
 	wlr_cursor_warp_closest(seat->cursor, &event->pointer->base, lx, ly);
 	pointer_moved(seat, event->time_msec);
+}
+
+/*
+ * Whether a button belongs to a press on the desk around the preview's
+ * panel: there is no panel there, so neither the press nor its release
+ * reaches an application.
+ */
+static bool
+off_panel_button(struct vl_seat *seat, const struct wlr_pointer_button_event *event)
+{
+	uint32_t index = event->button - BTN_MOUSE;
+	uint32_t bit = index < 32 ? 1u << index : 0;
+
+	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED) {
+		if (!seat->pointer_off_panel || !bit)
+			return false;
+		seat->off_panel_buttons |= bit;
+		return true;
+	}
+	if (!(seat->off_panel_buttons & bit))
+		return false;
+	seat->off_panel_buttons &= ~bit;
+	return true;
 }
 
 static void
@@ -440,6 +470,8 @@ handle_button(struct wl_listener *listener, void *data)
 	struct wlr_pointer_button_event *event = data;
 	struct wlr_seat_pointer_state *state = &seat->seat->pointer_state;
 
+	if (off_panel_button(seat, event))
+		return;
 	notify_activity(seat, VL_EPD_INPUT_POINTER);
 	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED) {
 		vl_layers_handle_press(seat->server, state->focused_surface);
@@ -495,9 +527,16 @@ handle_touch_down(struct wl_listener *listener, void *data)
 	struct wlr_touch_down_event *event = data;
 	double lx, ly, sx, sy;
 
+	bool on_panel;
+	bool mapped = maps_to_panel(seat, &event->touch->base) &&
+		      device_to_layout(
+			      seat, &event->touch->base, event->x, event->y, &lx, &ly, &on_panel);
+
+	/* a touch on the desk around the preview's panel touches nothing */
+	if (mapped && !on_panel)
+		return;
 	notify_activity(seat, VL_EPD_INPUT_TOUCH);
-	if (!maps_to_panel(seat, &event->touch->base) ||
-		!device_to_layout(seat, &event->touch->base, event->x, event->y, &lx, &ly))
+	if (!mapped)
 		return;
 	struct wlr_surface *surface = surface_at(seat, lx, ly, &sx, &sy);
 	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, true);
@@ -530,8 +569,11 @@ handle_touch_motion(struct wl_listener *listener, void *data)
 	struct vl_touch_origin *origin = touch_origin(seat, event->touch_id, false);
 	double lx, ly;
 
+	bool on_panel;
+
 	if (!origin || !wlr_seat_touch_get_point(seat->seat, event->touch_id) ||
-		!device_to_layout(seat, &event->touch->base, event->x, event->y, &lx, &ly))
+		!device_to_layout(
+			seat, &event->touch->base, event->x, event->y, &lx, &ly, &on_panel))
 		return;
 	/* A touch stays with the surface it went down on, wherever it moves. */
 	wlr_seat_touch_notify_motion(

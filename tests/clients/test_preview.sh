@@ -9,7 +9,8 @@
 # Then, under vellum on the memory
 # panel as the parent (it has the virtual pointer protocol), clicks in the
 # window reach touch_probe in the preview at the surface coordinates they
-# were made at, with the panel at rotations 0 and 90, and Ctrl+Alt+U in
+# were made at, with the panel at rotations 0 and 90, one on the desk
+# beside the panel reaches nothing, and Ctrl+Alt+U in
 # it shows the overlay of the updates in flight (the flash in red), then
 # hides it. Prints TAP.
 #
@@ -201,6 +202,22 @@ click() {
 click 0 250 750
 click 90 250 750
 click 90 900 100
+
+# A click on the desk beside the panel reaches nothing: under a parent half
+# as wide again as the window, the panel (400x300) sits in its middle,
+# 100 pixels from either side; a click on the left margin, then one at the
+# middle, and touch_probe's first button is the second click's.
+rm -f "$work/probe.log"
+cat >"$work/inner.sh" <<-INNER
+	"$vp_clicker" 50 500 500 500 "$work/probe.log" &
+	"$vellum" -c "$work/vellum.conf" --no-xwayland -d preview:${W}x$H \
+		--time-scale 10 -- "$touch_probe" 20 20 1 >"$work/probe.log" 2>&1
+INNER
+timeout 120 "$vellum" -c "$work/vellum.conf" --no-xwayland -d memory:$((W * 3 / 2))x$H \
+	-- sh "$work/inner.sh" >"$work/parent.log" 2>&1
+line=$(grep '^button' "$work/probe.log" | head -n 1)
+expect "a click on the desk beside the panel reaches nothing, the next one the panel's middle ($line)" \
+	[ "$line" = "button $((W / 2)).00 $((H / 2)).00" ]
 
 # The overlay: under vellum on the memory panel again, the preview's first
 # flash (GC16 at 30 times its time: 13.5 s) with Ctrl+Alt+U pressed in the

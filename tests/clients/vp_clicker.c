@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * One click of the left button through the virtual pointer protocol, at a
- * point of the output given in per mille of its width and height:
+ * Clicks of the left button through the virtual pointer protocol, one at
+ * each point of the output given, in order, in per mille of its width and
+ * height:
  *
- *   vp_clicker X Y [READY_FILE]
+ *   vp_clicker X Y [X Y ...] [READY_FILE]
  *
  * With READY_FILE it clicks once a line of that file starts with "ready",
  * as touch_probe prints when its window shows; the virtual pointer is
@@ -54,15 +55,48 @@ parse_point(const char *text, uint32_t *value)
 	return true;
 }
 
+/* Moves to a point (from beside it first) and clicks there. */
+static bool
+click(struct input_client *client, struct wl_proxy *pointer, uint32_t x, uint32_t y)
+{
+	/*
+	 * The pointer enters the window with the first motion, and a client
+	 * such as wlroots' Wayland backend moves its cursor with the next.
+	 */
+	uint32_t time_ms = (uint32_t)(input_client_now_ns() / 1000000);
+	vp_move_to(pointer, time_ms, x < EXTENT ? x + 1 : x - 1, y);
+	if (!vp_send_frame(client, pointer))
+		return false;
+	input_client_sleep_ms(SETTLE_MS / 5);
+	time_ms = (uint32_t)(input_client_now_ns() / 1000000);
+	vp_move_to(pointer, time_ms, x, y);
+	if (!vp_send_frame(client, pointer))
+		return false;
+	vp_press(pointer, time_ms, true);
+	if (!vp_send_frame(client, pointer))
+		return false;
+	vp_press(pointer, time_ms + 1, false);
+	return vp_send_frame(client, pointer);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct input_client client;
-	uint32_t x, y;
+	/* an odd count of arguments ends with READY_FILE */
+	const char *ready_file = argc % 2 == 0 ? argv[argc - 1] : NULL;
+	int coordinates = ready_file ? argc - 2 : argc - 1;
+	uint32_t points[32][2];
+	int n_points = coordinates / 2;
+	bool usage = n_points == 0 || n_points > 32;
 
-	if ((argc != 3 && argc != 4) || !parse_point(argv[1], &x) || !parse_point(argv[2], &y)) {
+	for (int i = 0; !usage && i < n_points; i++)
+		usage = !parse_point(argv[1 + 2 * i], &points[i][0]) ||
+			!parse_point(argv[2 + 2 * i], &points[i][1]);
+	if (usage) {
 		fprintf(stderr,
-			"usage: vp_clicker X Y [READY_FILE] (per mille of the output, 0 to %d)\n",
+			"usage: vp_clicker X Y [X Y ...] [READY_FILE] (per mille of the output, 0 "
+			"to %d, up to 32 points)\n",
 			EXTENT);
 		return 2;
 	}
@@ -75,34 +109,18 @@ main(int argc, char *argv[])
 		fprintf(stderr, "vp_clicker: the compositor refused the virtual pointer\n");
 		return 1;
 	}
-	for (unsigned int waited = 0; argc == 4 && !says_ready(argv[3]); waited += 50) {
+	for (unsigned int waited = 0; ready_file && !says_ready(ready_file); waited += 50) {
 		if (waited >= READY_TIMEOUT_MS) {
-			fprintf(stderr, "vp_clicker: %s never said ready\n", argv[3]);
+			fprintf(stderr, "vp_clicker: %s never said ready\n", ready_file);
 			return 1;
 		}
 		wl_display_flush(client.vt.display);
 		input_client_sleep_ms(50);
 	}
 	input_client_sleep_ms(SETTLE_MS);
-	/*
-	 * The pointer enters the window with the first motion, and a client
-	 * such as wlroots' Wayland backend moves its cursor with the next.
-	 */
-	uint32_t time_ms = (uint32_t)(input_client_now_ns() / 1000000);
-	vp_move_to(pointer, time_ms, x < EXTENT ? x + 1 : x - 1, y);
-	if (!vp_send_frame(&client, pointer))
-		return 1;
-	input_client_sleep_ms(SETTLE_MS / 5);
-	time_ms = (uint32_t)(input_client_now_ns() / 1000000);
-	vp_move_to(pointer, time_ms, x, y);
-	if (!vp_send_frame(&client, pointer))
-		return 1;
-	vp_press(pointer, time_ms, true);
-	if (!vp_send_frame(&client, pointer))
-		return 1;
-	vp_press(pointer, time_ms + 1, false);
-	if (!vp_send_frame(&client, pointer))
-		return 1;
+	for (int i = 0; i < n_points; i++)
+		if (!click(&client, pointer, points[i][0], points[i][1]))
+			return 1;
 	input_client_sleep_ms(SETTLE_MS);
 	input_client_finish(&client, pointer, VP_DESTROY);
 	return 0;

@@ -6,7 +6,8 @@
  * The desktop is vellum on the memory panel, with a uinput touchscreen
  * spanning it; the preview's window fills it, showing the panel scaled to
  * fit and centred, and runs touch_probe. A tap on the window where it shows
- * a point of touch_probe's surface must reach touch_probe at that point.
+ * a point of touch_probe's surface must reach touch_probe at that point; a
+ * tap on the margin beside the panel must reach nothing.
  */
 #include <math.h>
 #include <signal.h>
@@ -25,6 +26,8 @@
  * A tap on a desktop of desktop_w x desktop_h, where the window fills it:
  * at the point of the window that shows surface point x, y of the
  * application, the panel (turned by rotation) scaled to fit and centred.
+ * Where the window has a margin beside the panel, a tap on the margin's
+ * middle comes first, which must touch nothing.
  */
 static void
 tap_at(int rotation, uint32_t desktop_w, uint32_t desktop_h, double x, double y)
@@ -52,6 +55,11 @@ tap_at(int rotation, uint32_t desktop_w, uint32_t desktop_h, double x, double y)
 	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
 	CHECK_MSG(strstr(line, " touch"), "the preview's seat has no touch: \"%s\"", line);
 
+	uint32_t margin = (uint32_t)lround((desktop_w - width * scale) / 2);
+	if (margin >= 2) {
+		printf("a tap on the margin at %u,%u first\n", margin / 2, desktop_h / 2);
+		vm_tap(touch, margin / 2, desktop_h / 2);
+	}
 	vm_tap(touch, tap_x, tap_y);
 	if (CHECK(vellum_expect(&run, "down ", line, sizeof(line), 60)) &&
 		CHECK_MSG(sscanf(line, "down %lf %lf", &got_x, &got_y) == 2, "\"%s\"", line))
