@@ -27,6 +27,7 @@
 #include <wlr/util/transform.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "desktop-screen.h"
 #include "overlay.h"
 #include "panel-model.h"
 #include "preview.h"
@@ -35,7 +36,10 @@
 
 /* How often the window looks for a change of the panel while updates are queued or run. */
 #define PREVIEW_POLL_MS 33
-/* The largest window the preview opens: the panel is scaled down to fit. */
+/*
+ * The largest window the preview opens, and no larger than the desktop's
+ * screen: the panel is scaled down to fit.
+ */
 #define PREVIEW_MAX_WIDTH  1280
 #define PREVIEW_MAX_HEIGHT 960
 
@@ -48,6 +52,7 @@ struct vl_preview {
 	struct wl_event_source *poll;      /* armed while the panel changes */
 	struct wl_event_source *submitted; /* the model's submissions, which arm it */
 	uint32_t width, height;            /* the panel's, native */
+	int screen_width, screen_height;   /* the desktop's smallest screen, 0 when unknown */
 	uint8_t *panel;                    /* the model's readback */
 	uint32_t *xrgb;                    /* the same, for the renderer */
 	uint64_t drawn;                    /* completions when the window was last drawn */
@@ -116,9 +121,13 @@ vl_preview_create_backend(struct vl_server *server, char *error, size_t error_si
 	}
 	bool wayland = is_set("WAYLAND_DISPLAY") || is_set("WAYLAND_SOCKET");
 	bool x11 = is_set("DISPLAY");
-	if (wayland)
+	if (wayland) {
 		preview->desktop = wlr_wl_backend_create(server->loop, NULL);
-	else if (x11)
+		if (preview->desktop &&
+			!vl_desktop_screen_size(wlr_wl_backend_get_remote_display(preview->desktop),
+				&preview->screen_width, &preview->screen_height))
+			preview->screen_width = preview->screen_height = 0;
+	} else if (x11)
 		preview->desktop = wlr_x11_backend_create(server->loop, NULL);
 	if (!preview->desktop) {
 		snprintf(error, error_size, "the preview needs a desktop: %s",
@@ -343,6 +352,9 @@ vl_preview_handle_output(struct vl_server *server, struct wlr_output *output)
 	logical_size(preview, &width, &height);
 	double scale = fmin(
 		1.0, fmin((double)PREVIEW_MAX_WIDTH / width, (double)PREVIEW_MAX_HEIGHT / height));
+	if (preview->screen_width > 0 && preview->screen_height > 0)
+		scale = fmin(scale, fmin((double)preview->screen_width / width,
+					    (double)preview->screen_height / height));
 	wlr_output_state_init(&state);
 	wlr_output_state_set_enabled(&state, true);
 	wlr_output_state_set_custom_mode(

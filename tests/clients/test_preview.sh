@@ -154,6 +154,30 @@ preview foot foot -o font=monospace:size=14 -o colors.background=ffffff \
 	-o colors.foreground=000000 sh -c 'printf "the preview shows foot\n"; sleep 60'
 preview epaper-reader "$reader"
 
+# The default panel, 1872x1404, on a desktop of 400x300: the window's first
+# size fits the desktop's screen, as weston's kiosk shell requires of a
+# fullscreen window (it closes a larger one). The window shows the
+# reader's page, mostly paper, and stays open.
+env WAYLAND_DISPLAY=parent "$vellum" -c "$work/vellum.conf" --no-xwayland -d preview \
+	--time-scale 10 -- "$reader" >"$work/vellum-large.log" 2>&1 &
+large_pid=$!
+paper=0
+for i in $(seq 100); do
+	sleep 0.2
+	kill -0 $large_pid 2>/dev/null || break
+	shot "$work/shot-large.png" || continue
+	paper=$("$shot_probe" share "$work/shot-large.png" 200 255)
+	[ "${paper:-0}" -ge 500 ] && break
+done
+expect "a panel larger than the desktop: the window opens within the desktop's screen ($paper per mille paper)" \
+	[ "${paper:-0}" -ge 500 ]
+sleep 1
+if kill -0 $large_pid 2>/dev/null; then ok "... and stays open"; else
+	not_ok "... and stays open" "vellum: $(tail -n 3 "$work/vellum-large.log" | tr '\n' ' ')"
+fi
+kill $large_pid 2>/dev/null
+wait $large_pid 2>/dev/null
+
 # Where only X runs: rootful Xwayland fills weston's output, its root
 # window white (-wr), so that only vellum's window can turn it black; and
 # vellum, given DISPLAY alone, opens its window there through wlroots' X11
