@@ -5,6 +5,7 @@
  * generated: the build has no copy of the protocol's XML.
  */
 #include <linux/input-event-codes.h>
+#include <stdio.h>
 
 #include "virtual_pointer.h"
 
@@ -51,6 +52,20 @@ const struct wl_interface vp_manager_interface = {
 	0,
 	NULL,
 };
+
+struct wl_proxy *
+vp_create(struct input_client *client, const char *program)
+{
+	struct wl_proxy *pointer =
+		wl_proxy_marshal_flags(client->manager, VP_MANAGER_CREATE_VIRTUAL_POINTER,
+			&vp_pointer_interface, 1, 0, client->vt.seat, NULL);
+
+	if (wl_display_roundtrip(client->vt.display) < 0) {
+		fprintf(stderr, "%s: the compositor refused the virtual pointer\n", program);
+		return NULL;
+	}
+	return pointer;
+}
 
 void
 vp_move_to(struct wl_proxy *pointer, uint32_t time_ms, uint32_t x, uint32_t y)

@@ -22,6 +22,11 @@ enum { VP_MOTION_ABSOLUTE = 1, VP_BUTTON = 2, VP_FRAME = 4, VP_DESTROY = 8 };
 extern const struct wl_interface vp_manager_interface;
 extern const struct wl_interface vp_pointer_interface;
 
+/*
+ * A virtual pointer on client's seat, once the compositor took it; NULL,
+ * with a message naming program, when it refused.
+ */
+struct wl_proxy *vp_create(struct input_client *client, const char *program);
 /* To x, y of EXTENT each way. */
 void vp_move_to(struct wl_proxy *pointer, uint32_t time_ms, uint32_t x, uint32_t y);
 /* The left button. */

@@ -102,13 +102,9 @@ main(int argc, char *argv[])
 	}
 	if (!input_client_connect(&client, "vp_clicker", &vp_manager_interface))
 		return 1;
-	struct wl_proxy *pointer =
-		wl_proxy_marshal_flags(client.manager, VP_MANAGER_CREATE_VIRTUAL_POINTER,
-			&vp_pointer_interface, 1, 0, client.vt.seat, NULL);
-	if (wl_display_roundtrip(client.vt.display) < 0) {
-		fprintf(stderr, "vp_clicker: the compositor refused the virtual pointer\n");
+	struct wl_proxy *pointer = vp_create(&client, "vp_clicker");
+	if (!pointer)
 		return 1;
-	}
 	for (unsigned int waited = 0; ready_file && !says_ready(ready_file); waited += 50) {
 		if (waited >= READY_TIMEOUT_MS) {
 			fprintf(stderr, "vp_clicker: %s never said ready\n", ready_file);

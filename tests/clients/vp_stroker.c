@@ -35,13 +35,9 @@ main(int argc, char *argv[])
 		return status;
 	if (!input_client_connect(&client, "vp_stroker", &vp_manager_interface))
 		return 1;
-	struct wl_proxy *pointer =
-		wl_proxy_marshal_flags(client.manager, VP_MANAGER_CREATE_VIRTUAL_POINTER,
-			&vp_pointer_interface, 1, 0, client.vt.seat, NULL);
-	if (wl_display_roundtrip(client.vt.display) < 0) {
-		fprintf(stderr, "vp_stroker: the compositor refused the virtual pointer\n");
+	struct wl_proxy *pointer = vp_create(&client, "vp_stroker");
+	if (!pointer)
 		return 1;
-	}
 	input_client_sleep_ms(options.wait_ms);
 
 	/* rows 5% apart over the middle 60% of the output, then again from the top */
