@@ -4,10 +4,9 @@
  * an update had completed (NS: CLOCK_MONOTONIC nanoseconds), and at the end
  * DIR/updates.txt, the updates in the lines of epdfb's debugfs trace,
  * DIR/panel.pgm and DIR/panel.png, the final panel, and
- * DIR/panel-frames.png, the demo's contact sheet: up to 16 of the frames
- * with the updates drawn over them (tools/panel-sheet's).
+ * DIR/panel-frames.png, the demo's contact sheet: up to 16 of this
+ * recording's frames with the updates drawn over them (tools/panel-sheet's).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -29,7 +28,8 @@
 
 struct vl_record {
 	char *dir;
-	unsigned int frames;
+	uint64_t *frames; /* the ns of each frame written, in order */
+	size_t n_frames, frames_capacity;
 };
 
 static bool
@@ -80,9 +80,19 @@ vl_record_frame(struct vl_record *record, const uint8_t *frame, uint32_t width, 
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/frames/%" PRIu64 ".pgm", record->dir, ns);
-	if (!write_pgm(path, frame, width, height))
+	if (!write_pgm(path, frame, width, height)) {
 		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
-	record->frames++;
+		return;
+	}
+	if (record->n_frames == record->frames_capacity) {
+		size_t capacity = record->frames_capacity ? record->frames_capacity * 2 : 64;
+		uint64_t *grown = realloc(record->frames, capacity * sizeof(*grown));
+		if (!grown)
+			return;
+		record->frames = grown;
+		record->frames_capacity = capacity;
+	}
+	record->frames[record->n_frames++] = ns;
 }
 
 static void
@@ -101,58 +111,28 @@ write_updates(struct vl_record *record, struct vl_panel_model *model)
 	free(text);
 }
 
-static int
-compare_names(const void *a, const void *b)
-{
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
-	size_t x_len = strlen(x), y_len = strlen(y);
-
-	/* the same number of digits sorts as numbers do */
-	return x_len != y_len ? (x_len > y_len) - (x_len < y_len) : strcmp(x, y);
-}
-
-/* The contact sheet of up to SHEET_FRAMES frames, evenly spread over the recording. */
+/* The contact sheet of up to SHEET_FRAMES of this recording's frames, evenly spread. */
 static void
 write_sheet(struct vl_record *record, uint32_t width)
 {
-	char dir_path[PATH_MAX], sheet_path[PATH_MAX], trace_path[PATH_MAX];
-	char **names = NULL, *picked[SHEET_FRAMES];
-	size_t n = 0, capacity = 0;
-	struct dirent *entry;
+	char sheet_path[PATH_MAX], trace_path[PATH_MAX], *picked[SHEET_FRAMES];
+	size_t n = record->n_frames, count = n < SHEET_FRAMES ? n : SHEET_FRAMES, named = 0;
 
-	snprintf(dir_path, sizeof(dir_path), "%s/frames", record->dir);
-	DIR *dir = opendir(dir_path);
-	while (dir && (entry = readdir(dir))) {
-		if (!strstr(entry->d_name, ".pgm"))
-			continue;
-		if (n == capacity) {
-			capacity = capacity ? capacity * 2 : 64;
-			char **grown = realloc(names, capacity * sizeof(*names));
-			if (!grown)
-				break;
-			names = grown;
-		}
-		if (asprintf(&names[n], "%s/%s", dir_path, entry->d_name) < 0)
+	if (n == 0)
+		return;
+	for (; named < count; named++) {
+		uint64_t ns = record->frames[count > 1 ? named * (n - 1) / (count - 1) : 0];
+		if (asprintf(&picked[named], "%s/frames/%" PRIu64 ".pgm", record->dir, ns) < 0)
 			break;
-		n++;
 	}
-	if (dir)
-		closedir(dir);
-	if (n > 0) {
-		qsort(names, n, sizeof(*names), compare_names);
-		size_t count = n < SHEET_FRAMES ? n : SHEET_FRAMES;
-		for (size_t i = 0; i < count; i++)
-			picked[i] = names[count > 1 ? i * (n - 1) / (count - 1) : 0];
-		snprintf(sheet_path, sizeof(sheet_path), "%s/panel-frames.png", record->dir);
-		snprintf(trace_path, sizeof(trace_path), "%s/updates.txt", record->dir);
-		double scale = fmin(1.0, SHEET_THUMB_WIDTH / width);
-		if (panel_sheet_make(sheet_path, trace_path, SHEET_COLUMNS, scale, 0, picked,
-			    (int)count) != 0)
-			wlr_log(WLR_ERROR, "--record: cannot write %s", sheet_path);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	snprintf(sheet_path, sizeof(sheet_path), "%s/panel-frames.png", record->dir);
+	snprintf(trace_path, sizeof(trace_path), "%s/updates.txt", record->dir);
+	double scale = fmin(1.0, SHEET_THUMB_WIDTH / width);
+	if (named < count || panel_sheet_make(sheet_path, trace_path, SHEET_COLUMNS, scale, 0,
+				     picked, (int)count) != 0)
+		wlr_log(WLR_ERROR, "--record: cannot write %s", sheet_path);
+	for (size_t i = 0; i < named; i++)
+		free(picked[i]);
 }
 
 void
@@ -179,7 +159,8 @@ vl_record_finish(struct vl_record *record, struct vl_panel_model *model)
 		write_updates(record, model);
 		write_sheet(record, width);
 	}
-	wlr_log(WLR_INFO, "recorded %u frames in %s", record->frames, record->dir);
+	wlr_log(WLR_INFO, "recorded %zu frames in %s", record->n_frames, record->dir);
+	free(record->frames);
 	free(record->dir);
 	free(record);
 }
