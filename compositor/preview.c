@@ -82,6 +82,15 @@ is_set(const char *name)
 	return value && *value;
 }
 
+static void
+free_preview(struct vl_preview *preview)
+{
+	free(preview->panel);
+	free(preview->xrgb);
+	free(preview->overlay_argb);
+	free(preview);
+}
+
 /* The panel model, and room for its pictures. */
 static bool
 take_model(struct vl_preview *preview, char *error, size_t error_size)
@@ -114,28 +123,24 @@ vl_preview_create_backend(struct vl_server *server, char *error, size_t error_si
 	}
 	preview->server = server;
 	if (!take_model(preview, error, error_size)) {
-		free(preview->panel);
-		free(preview->xrgb);
-		free(preview);
+		free_preview(preview);
 		return false;
 	}
 	bool wayland = is_set("WAYLAND_DISPLAY") || is_set("WAYLAND_SOCKET");
 	bool x11 = is_set("DISPLAY");
 	if (wayland) {
 		preview->desktop = wlr_wl_backend_create(server->loop, NULL);
-		if (preview->desktop &&
-			!vl_desktop_screen_size(wlr_wl_backend_get_remote_display(preview->desktop),
-				&preview->screen_width, &preview->screen_height))
-			preview->screen_width = preview->screen_height = 0;
+		/* without one the screen size stays 0, unknown */
+		if (preview->desktop)
+			vl_desktop_screen_size(wlr_wl_backend_get_remote_display(preview->desktop),
+				&preview->screen_width, &preview->screen_height);
 	} else if (x11)
 		preview->desktop = wlr_x11_backend_create(server->loop, NULL);
 	if (!preview->desktop) {
 		snprintf(error, error_size, "the preview needs a desktop: %s",
 			wayland || x11 ? "cannot connect to its display"
 				       : "neither WAYLAND_DISPLAY nor DISPLAY is set");
-		free(preview->panel);
-		free(preview->xrgb);
-		free(preview);
+		free_preview(preview);
 		return false;
 	}
 	wlr_multi_backend_add(server->backend, preview->desktop);
@@ -287,6 +292,15 @@ handle_request_state(struct wl_listener *listener, void *data)
 	wlr_output_schedule_frame(preview->window);
 }
 
+static void
+forget_window(struct vl_preview *preview)
+{
+	wl_list_remove(&preview->frame.link);
+	wl_list_remove(&preview->request_state.link);
+	wl_list_remove(&preview->destroy.link);
+	preview->window = NULL;
+}
+
 /* The window closed: vellum ends, as a device would when switched off. */
 static void
 handle_destroy(struct wl_listener *listener, void *data)
@@ -294,10 +308,7 @@ handle_destroy(struct wl_listener *listener, void *data)
 	struct vl_preview *preview = wl_container_of(listener, preview, destroy);
 	(void)data;
 
-	wl_list_remove(&preview->frame.link);
-	wl_list_remove(&preview->request_state.link);
-	wl_list_remove(&preview->destroy.link);
-	preview->window = NULL;
+	forget_window(preview);
 	if (!preview->server->shutting_down) {
 		wlr_log(WLR_INFO, "the preview window closed");
 		wl_display_terminate(preview->server->display);
@@ -489,18 +500,12 @@ vl_preview_destroy(struct vl_server *server)
 	if (!preview)
 		return;
 	vl_preview_finish(server);
-	if (preview->window) {
-		wl_list_remove(&preview->frame.link);
-		wl_list_remove(&preview->request_state.link);
-		wl_list_remove(&preview->destroy.link);
-	}
+	if (preview->window)
+		forget_window(preview);
 	if (preview->poll)
 		wl_event_source_remove(preview->poll);
 	if (preview->submitted)
 		wl_event_source_remove(preview->submitted);
-	free(preview->panel);
-	free(preview->xrgb);
-	free(preview->overlay_argb);
-	free(preview);
+	free_preview(preview);
 	server->preview = NULL;
 }
