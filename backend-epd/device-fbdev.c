@@ -194,10 +194,9 @@ static const struct vl_epd_device_impl plain_impl = {
 };
 
 static bool
-get_waveform(uint32_t index, struct epdfb_waveform_info *info, void *data)
+get_waveform(struct epdfb_waveform_info *info, void *data)
 {
 	struct fbdev_device *fb = data;
-	(void)index;
 
 	return ioctl(fb->fd, EPDFB_GET_WAVEFORM, info) == 0;
 }

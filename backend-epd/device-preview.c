@@ -75,9 +75,8 @@ static const struct vl_epd_device_impl preview_impl = {
 
 /* The model's waveform table, as epdfb's EPDFB_GET_WAVEFORM gives it. */
 static bool
-get_waveform(uint32_t index, struct epdfb_waveform_info *info, void *data)
+get_waveform(struct epdfb_waveform_info *info, void *data)
 {
-	(void)index;
 	return vl_panel_model_waveform(data, info) == 0;
 }
 

@@ -89,7 +89,7 @@ vl_epd_update_request(const struct vl_epd_update *update)
 
 void
 vl_epd_read_waveforms(struct vl_epd_waveform_table *table,
-	bool (*get)(uint32_t index, struct epdfb_waveform_info *info, void *data), void *data)
+	bool (*get)(struct epdfb_waveform_info *info, void *data), void *data)
 {
 	struct epdfb_waveform_info info;
 
@@ -97,7 +97,7 @@ vl_epd_read_waveforms(struct vl_epd_waveform_table *table,
 	for (uint32_t i = 0; i < VL_EPD_WAVEFORM_TABLE_SIZE; i++) {
 		memset(&info, 0, sizeof(info));
 		info.index = i;
-		if (!get(i, &info, data))
+		if (!get(&info, data))
 			break;
 		struct vl_epd_waveform_entry *wf = &table->entries[table->n++];
 		wf->id = info.id;

@@ -125,15 +125,14 @@ struct vl_panel_model *vl_epd_device_preview_model(struct vl_epd_device *dev);
 /* The path of the first epdrm card, in path; false when there is none. */
 bool vl_epd_drm_find_epdrm(char *path, size_t path_size);
 
-struct epdfb_waveform_info;
 /* The MXCFB_SEND_UPDATE request of an update, at the panel's temperature. */
 struct mxcfb_update_data vl_epd_update_request(const struct vl_epd_update *update);
 /*
  * Fills table from a device's entries as EPDFB_GET_WAVEFORM describes them:
- * get fills info for an index, and is false past the last.
+ * get fills info for info->index, and is false past the last.
  */
 void vl_epd_read_waveforms(struct vl_epd_waveform_table *table,
-	bool (*get)(uint32_t index, struct epdfb_waveform_info *info, void *data), void *data);
+	bool (*get)(struct epdfb_waveform_info *info, void *data), void *data);
 
 /* A socket of the kernel's device events (-1 without one), and reading it empty. */
 int vl_epd_open_uevent_socket(void);
