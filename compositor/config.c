@@ -167,6 +167,17 @@ is_device_path(const char *text)
 	return text[0] == '/' && text[1] != '\0';
 }
 
+/* WIDTHxHEIGHT, each at most max; *end is what follows. */
+static bool
+parse_size(const char *text, unsigned long max, const char **end, unsigned long *width,
+	unsigned long *height)
+{
+	const char *p;
+
+	return parse_number(text, &p, max, width) && *p == 'x' &&
+	       parse_number(p + 1, end, max, height);
+}
+
 /* :WIDTH_MMxHEIGHT_MMmm, the physical size a memory panel claims. */
 static bool
 is_physical_size(const char *text)
@@ -174,8 +185,8 @@ is_physical_size(const char *text)
 	unsigned long width_mm, height_mm;
 	const char *p;
 
-	return text[0] == ':' && parse_number(text + 1, &p, UINT32_MAX, &width_mm) && *p == 'x' &&
-	       parse_number(p + 1, &p, UINT32_MAX, &height_mm) && strcmp(p, "mm") == 0;
+	return text[0] == ':' && parse_size(text + 1, UINT32_MAX, &p, &width_mm, &height_mm) &&
+	       strcmp(p, "mm") == 0;
 }
 
 /* The syntax of a device spec; whether the device exists is the backend's business. */
@@ -190,14 +201,14 @@ set_device(struct load *load, const char *value)
 		(strncmp(value, "plain:", 6) == 0 && is_device_path(value + 6)) ||
 		(strncmp(value, "drm:", 4) == 0 && is_device_path(value + 4)))
 		return replace_string(load, &load->config->device, value);
-	if (strncmp(value, "memory:", 7) == 0 && parse_number(value + 7, &p, UINT32_MAX, &width) &&
-		*p == 'x' && parse_number(p + 1, &p, UINT32_MAX, &height) && width && height &&
+	if (strncmp(value, "memory:", 7) == 0 &&
+		parse_size(value + 7, UINT32_MAX, &p, &width, &height) && width && height &&
 		(!*p || is_physical_size(p)))
 		return replace_string(load, &load->config->device, value);
 	if (strcmp(value, "preview") == 0 ||
 		(strncmp(value, "preview:", 8) == 0 &&
-			parse_number(value + 8, &p, VL_PREVIEW_SIZE_MAX, &width) && *p == 'x' &&
-			parse_whole_number(p + 1, VL_PREVIEW_SIZE_MAX, &height) && width && height))
+			parse_size(value + 8, VL_PREVIEW_SIZE_MAX, &p, &width, &height) && width &&
+			height && !*p))
 		return replace_string(load, &load->config->device, value);
 	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
 			 "drm:/dev/dri/cardN, preview[:WIDTHxHEIGHT] or "
