@@ -198,24 +198,34 @@ else
 fi
 kill $xwayland_pid 2>/dev/null
 
-# click ROTATION X Y: vellum on a memory panel the size of the preview
-# window (400x300 turned by ROTATION) runs the preview of touch_probe and
-# clicks at X, Y per mille of the window; touch_probe prints where the
-# button was pressed, in its surface's coordinates, which are the window's.
-click() {
-	local rotation=$1 x=$2 y=$3 lw=$W lh=$H
-	if [ "$rotation" = 90 ]; then lw=$H lh=$W; fi
+# probe_clicks ROTATION PARENT_W PARENT_H X Y [X Y ...]: vellum on a memory
+# panel of PARENT_W x PARENT_H runs the preview (turned by ROTATION) of
+# touch_probe, and vp_clicker clicks at each X, Y per mille of the window in
+# turn; touch_probe's first button, "button X Y" in its surface's
+# coordinates, goes to $line.
+probe_clicks() {
+	local rotation=$1 parent_w=$2 parent_h=$3
+	shift 3
 	rm -f "$work/probe.log"
 	# the parent's virtual pointer first: touch_probe binds a pointer only if there is one
 	cat >"$work/inner.sh" <<-INNER
-		"$vp_clicker" $x $y "$work/probe.log" &
+		"$vp_clicker" $* "$work/probe.log" &
 		"$vellum" -c "$work/vellum.conf" --no-xwayland -d preview:${W}x$H -r $rotation \\
 			--time-scale 10 -- "$touch_probe" 20 20 1 >"$work/probe.log" 2>&1
 	INNER
-	timeout 120 "$vellum" -c "$work/vellum.conf" --no-xwayland -d memory:${lw}x$lh \
+	timeout 120 "$vellum" -c "$work/vellum.conf" --no-xwayland -d memory:${parent_w}x$parent_h \
 		-- sh "$work/inner.sh" >"$work/parent.log" 2>&1
-	local line expect_x=$((x * lw / 1000)) expect_y=$((y * lh / 1000))
 	line=$(grep '^button' "$work/probe.log" | head -n 1)
+}
+
+# click ROTATION X Y: under a parent the size of the preview window
+# (400x300 turned by ROTATION), a click at X, Y per mille of the window
+# reaches touch_probe at that point of its surface, which is the window's.
+click() {
+	local rotation=$1 x=$2 y=$3 lw=$W lh=$H
+	if [ "$rotation" = 90 ]; then lw=$H lh=$W; fi
+	probe_clicks "$rotation" $lw $lh $x $y
+	local expect_x=$((x * lw / 1000)) expect_y=$((y * lh / 1000))
 	if [ "$line" = "button $expect_x.00 $expect_y.00" ]; then
 		ok "rotation $rotation: a click at $x,$y per mille of the window reaches the client at $expect_x,$expect_y"
 	else
@@ -231,15 +241,7 @@ click 90 900 100
 # as wide again as the window, the panel (400x300) sits in its middle,
 # 100 pixels from either side; a click on the left margin, then one at the
 # middle, and touch_probe's first button is the second click's.
-rm -f "$work/probe.log"
-cat >"$work/inner.sh" <<-INNER
-	"$vp_clicker" 50 500 500 500 "$work/probe.log" &
-	"$vellum" -c "$work/vellum.conf" --no-xwayland -d preview:${W}x$H \
-		--time-scale 10 -- "$touch_probe" 20 20 1 >"$work/probe.log" 2>&1
-INNER
-timeout 120 "$vellum" -c "$work/vellum.conf" --no-xwayland -d memory:$((W * 3 / 2))x$H \
-	-- sh "$work/inner.sh" >"$work/parent.log" 2>&1
-line=$(grep '^button' "$work/probe.log" | head -n 1)
+probe_clicks 0 $((W * 3 / 2)) $H 50 500 500 500
 expect "a click on the desk beside the panel reaches nothing, the next one the panel's middle ($line)" \
 	[ "$line" = "button $((W / 2)).00 $((H / 2)).00" ]
 
