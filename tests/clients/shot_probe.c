@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "panel-image.h"
+
 static cairo_surface_t *
 load_png(const char *path)
 {
@@ -80,33 +82,17 @@ red(const char *path)
 	return 0;
 }
 
-static uint8_t *
-load_pgm(const char *path, int *width, int *height)
-{
-	FILE *f = fopen(path, "rb");
-	int max;
-
-	if (!f || fscanf(f, "P5 %d %d %d", width, height, &max) != 3 || max != 255 ||
-		fgetc(f) == EOF) {
-		fprintf(stderr, "shot_probe: %s: not an 8-bit PGM\n", path);
-		exit(2);
-	}
-	uint8_t *pixels = malloc((size_t)*width * *height);
-	if (!pixels || fread(pixels, 1, (size_t)*width * *height, f) != (size_t)*width * *height) {
-		fprintf(stderr, "shot_probe: %s: short\n", path);
-		exit(2);
-	}
-	fclose(f);
-	return pixels;
-}
-
 static int
 compare(const char *shot_path, const char *panel_path)
 {
 	cairo_surface_t *shot = load_png(shot_path);
-	int width, height;
-	uint8_t *panel = load_pgm(panel_path, &width, &height);
+	struct gray_image image;
 	size_t differ = 0;
+
+	if (!panel_image_read_pgm(panel_path, &image))
+		return 2;
+	int width = image.width, height = image.height;
+	const uint8_t *panel = image.pixels;
 
 	if (cairo_image_surface_get_width(shot) != width ||
 		cairo_image_surface_get_height(shot) != height) {
@@ -119,7 +105,7 @@ compare(const char *shot_path, const char *panel_path)
 		for (int x = 0; x < width; x++)
 			differ += abs(gray_at(shot, x, y) - panel[(size_t)y * width + x]) > 1;
 	printf("differ=%zu pixels=%zu\n", differ, (size_t)width * height);
-	free(panel);
+	free(image.pixels);
 	cairo_surface_destroy(shot);
 	return 0;
 }
