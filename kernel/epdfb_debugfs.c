@@ -155,14 +155,12 @@ static int epdfb_updates_show(struct seq_file *m, void *unused)
 {
 	struct epdfb_par *par = m->private;
 	char line[EPDFB_TRACE_LINE_LEN];
-	unsigned int i, first;
+	unsigned int i;
 
 	mutex_lock(&par->lock);
-	first = (par->trace_head + EPDFB_TRACE_LEN - par->trace_len) %
-		EPDFB_TRACE_LEN;
 	for (i = 0; i < par->trace_len; i++) {
-		epdfb_trace_line(par, &par->trace[(first + i) % EPDFB_TRACE_LEN],
-				 line, sizeof(line));
+		epdfb_trace_line(par, epdfb_trace_entry(par, i), line,
+				 sizeof(line));
 		seq_puts(m, line);
 	}
 	mutex_unlock(&par->lock);

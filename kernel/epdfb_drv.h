@@ -353,6 +353,8 @@ const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
 			       const struct epdfb_waveform *wf, int temp);
 int epdfb_waveform_info(struct epdfb_par *par, struct epdfb_waveform_info *wi);
+const struct epdfb_trace_entry *epdfb_trace_entry(const struct epdfb_par *par,
+						  unsigned int i);
 int epdfb_trace_line(const struct epdfb_par *par,
 		     const struct epdfb_trace_entry *e, char *buf, size_t len);
 

@@ -327,6 +327,22 @@ static void epdfb_trace_add(struct epdfb_par *par,
 }
 
 /**
+ * epdfb_trace_entry() - an entry of the update trace, oldest first
+ * @par: device
+ * @i: its place, below par->trace_len
+ *
+ * Called with par->lock held.
+ *
+ * Return: the @i-th oldest entry the trace still holds.
+ */
+const struct epdfb_trace_entry *epdfb_trace_entry(const struct epdfb_par *par,
+						  unsigned int i)
+{
+	return &par->trace[(par->trace_head + EPDFB_TRACE_LEN - par->trace_len + i) %
+			   EPDFB_TRACE_LEN];
+}
+
+/**
  * epdfb_trace_line() - one line of the debugfs updates trace
  * @par: device
  * @e: the completed update

@@ -231,9 +231,10 @@ vl_panel_model_trace(struct vl_panel_model *model, struct vl_panel_model_trace *
 
 	mutex_lock(&par->lock);
 	size_t n = min((size_t)par->trace_len, max);
-	size_t first = (par->trace_head + EPDFB_TRACE_LEN - n) % EPDFB_TRACE_LEN;
+	/* the newest n */
 	for (size_t i = 0; i < n; i++) {
-		const struct epdfb_trace_entry *e = &par->trace[(first + i) % EPDFB_TRACE_LEN];
+		const struct epdfb_trace_entry *e =
+			epdfb_trace_entry(par, (unsigned int)(par->trace_len - n + i));
 		trace[i] = (struct vl_panel_model_trace){
 			.marker = e->marker,
 			.waveform = e->waveform,
@@ -261,9 +262,8 @@ vl_panel_model_trace_text(struct vl_panel_model *model)
 	size_t n = par->trace_len;
 	char *text = malloc(n * EPDFB_TRACE_LINE_LEN + 1);
 	size_t used = 0;
-	size_t first = (par->trace_head + EPDFB_TRACE_LEN - n) % EPDFB_TRACE_LEN;
 	for (size_t i = 0; text && i < n; i++)
-		used += (size_t)epdfb_trace_line(par, &par->trace[(first + i) % EPDFB_TRACE_LEN],
+		used += (size_t)epdfb_trace_line(par, epdfb_trace_entry(par, (unsigned int)i),
 			text + used, EPDFB_TRACE_LINE_LEN);
 	mutex_unlock(&par->lock);
 	if (text)
