@@ -11,6 +11,10 @@ export VELLUM_MEMORY_TRACE=$work/trace VELLUM_MEMORY_PANEL=$work/panel.pgm
 
 # shellcheck source=../tap.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
+VELLUM_TEST_WAIT_FOR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/wait-for.sh
+export VELLUM_TEST_WAIT_FOR
+# shellcheck source=wait-for.sh
+source "$VELLUM_TEST_WAIT_FOR"
 
 # value LINE NAME: the value of NAME= in LINE
 value() { grep -o "\<$2=[^ ]*" <<<"$1" | head -n 1 | cut -d= -f2; }

@@ -172,12 +172,16 @@ expect "... in small rects: what the client damaged" small_updates_after 1 200 2
 
 # --- foot, with text typed by wtype through the virtual keyboard
 cat >"$work/type.sh" <<'SCRIPT'
+source "$VELLUM_TEST_WAIT_FOR"
 foot --override=font=monospace:size=14 cat &
-sleep 4
-[ -n "$(grep '^update' "$VELLUM_MEMORY_TRACE")" ] || sleep 4
-grep -c '^update' "$VELLUM_MEMORY_TRACE" >"$1/before"
-wtype hello
+wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE"
+# foot's first frame has flashed in: what follows is the typing
 sleep 3
+before=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
+echo "$before" >"$1/before"
+wtype hello
+wait_for lines_at_least $((before + 1)) '^update' "$VELLUM_MEMORY_TRACE"
+sleep 2
 kill $!
 SCRIPT
 run_vellum -- bash "$work/type.sh" "$work"
@@ -192,10 +196,7 @@ expect "... each keystroke a small update, without a flash" small_updates_after 
 rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
 "$vellum" -d memory:${W}x${H} -- foot --override=font=monospace:size=14 cat >"$work/term.out" 2>&1 &
 vellum_pid=$!
-for _ in $(seq 100); do
-	[ -n "$(grep '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null)" ] && break
-	sleep 0.1
-done
+wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null
 kill -TERM $vellum_pid
 for _ in $(seq 200); do
 	kill -0 $vellum_pid 2>/dev/null || break
@@ -213,20 +214,19 @@ KB=200
 cat >"$work/keyboard.sh" <<'SCRIPT'
 # keyboard.sh WORK PROBE HIDE: the probe's window, the keyboard over its
 # bottom, and with HIDE=1 the keyboard gone again before the end
-configures() { grep -c '^configure' "$1/sizes"; }
-wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 "$2" resize >"$1/sizes" &
-wait_for [ "$(configures "$1")" -ge 1 ]
+wait_for lines_at_least 1 '^configure' "$1/sizes"
 wvkbd-mobintl -H 200 -L 200 &
 keyboard=$!
-wait_for [ "$(configures "$1")" -ge 2 ]
+wait_for lines_at_least 2 '^configure' "$1/sizes"
 # the keyboard's rows reached the panel
 wait_for grep -qE '^update .* y=(4|5)[0-9][0-9] ' "$VELLUM_MEMORY_TRACE"
 if [ "$3" = 1 ]; then
 	kill $keyboard
-	wait_for [ "$(configures "$1")" -ge 3 ]
+	wait_for lines_at_least 3 '^configure' "$1/sizes"
 	updates=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
-	wait_for [ "$(grep -c '^update' "$VELLUM_MEMORY_TRACE")" -gt "$updates" ]
+	wait_for lines_at_least $((updates + 1)) '^update' "$VELLUM_MEMORY_TRACE"
 fi
 SCRIPT
 # not_white_rows FROM TO: the pixels of rows FROM..TO-1 of the panel that are not white
@@ -259,17 +259,17 @@ cat >"$work/layer.sh" <<'SCRIPT'
 # layer.sh WORK PROBE LAYER_PROBE STAY: the probe's window, then the bar
 # for STAY seconds; the script ends once the bar is shown (STAY=30) or once
 # the window has the keyboard and its height back (STAY=1)
-wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 "$2" resize >"$1/events" &
 wait_for grep -q '^keyboard enter' "$1/events"
 "$3" 80 "$4" >"$1/layer" &
 wait_for grep -q '^layer shown' "$1/layer"
 wait_for grep -q '^keyboard leave' "$1/events"
 if [ "$4" = 1 ]; then
-	wait_for [ "$(grep -c '^keyboard enter' "$1/events")" -ge 2 ]
-	wait_for [ "$(grep -c '^configure' "$1/events")" -ge 3 ]
+	wait_for lines_at_least 2 '^keyboard enter' "$1/events"
+	wait_for lines_at_least 3 '^configure' "$1/events"
 	updates=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
-	wait_for [ "$(grep -c '^update' "$VELLUM_MEMORY_TRACE")" -gt "$updates" ]
+	wait_for lines_at_least $((updates + 1)) '^update' "$VELLUM_MEMORY_TRACE"
 fi
 SCRIPT
 if [ -n "$layer_probe" ]; then
@@ -298,14 +298,14 @@ fi
 
 # --- a fresh wtype each time: none of its first keys is lost
 cat >"$work/fresh.sh" <<'SCRIPT'
+source "$VELLUM_TEST_WAIT_FOR"
 foot --override=font=monospace:size=10 sh -c "stty -echo; cat >$1/typed" &
-for _ in $(seq 100); do grep -q '^update' "$VELLUM_MEMORY_TRACE" && break; sleep 0.1; done
+wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE"
 for _ in $(seq 10); do
 	wtype Hello
 	wtype -k Return
 done
-# the ten lines, or give up after 10 s
-for _ in $(seq 100); do [ "$(wc -l <"$1/typed")" -ge 10 ] && break; sleep 0.1; done
+wait_for lines_at_least 10 '' "$1/typed"
 kill $!
 SCRIPT
 run_vellum -- bash "$work/fresh.sh" "$work"
@@ -413,7 +413,7 @@ if command -v Xwayland >/dev/null; then
 	# one): two updates, or one in a merge window that takes both
 	cat >"$work/x11_split.sh" <<'SCRIPT'
 # x11_split.sh WORK X11_SPLIT: both halves drawn, then a second for the panel
-wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 "$2" 300 >"$1/split" &
 wait_for grep -q '^split drawn' "$1/split"
 sleep 1
@@ -491,7 +491,7 @@ expect "... moved past the right edge, it is slid back onto the panel" \
 if [ -n "$layer_probe" ]; then
 	cat >"$work/layer_popup.sh" <<'SCRIPT'
 # layer_popup.sh WORK PROBE LAYER_PROBE: a window, and a bar whose popup moves right
-wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 "$2" resize >"$1/events" &
 wait_for grep -q '^configure' "$1/events"
 "$3" 80 0 reposition
@@ -520,13 +520,13 @@ if command -v Xwayland >/dev/null && [ -n "$layer_probe" ]; then
 	cat >"$work/x11.sh" <<'SCRIPT'
 # x11.sh WORK X11_PROBE LAYER_PROBE: an X window and its dialog, then a bar
 # taking the panel's top 80 rows; the screenshot once X has them below it
-wait_for() { for _ in $(seq "$1"); do "${@:2}" && return 0; sleep 0.1; done; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 "$2" >"$1/x11" &
-wait_for 300 grep -q '^dialog at 300,250 ' "$1/x11"
+wait_for grep -q '^dialog at 300,250 ' "$1/x11"
 "$3" 80 30 top >"$1/layer" &
-wait_for 100 grep -q '^layer shown' "$1/layer"
-wait_for 100 grep -q '^main at 0,80 ' "$1/x11"
-wait_for 100 grep -q '^dialog at 300,290 ' "$1/x11"
+wait_for grep -q '^layer shown' "$1/layer"
+wait_for grep -q '^main at 0,80 ' "$1/x11"
+wait_for grep -q '^dialog at 300,290 ' "$1/x11"
 grim -t ppm "$1/x11.ppm"
 cp "$1/x11" "$1/x11.seen"
 SCRIPT
@@ -550,10 +550,10 @@ SCRIPT
 
 	cat >"$work/x11_resize.sh" <<'SCRIPT'
 # x11_resize.sh WORK X11_PROBE: an X window and its dialog, which resizes itself
-wait_for() { for _ in $(seq "$1"); do "${@:2}" && return 0; sleep 0.1; done; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 "$2" resize >"$1/x11" &
-wait_for 300 grep -q '^dialog at .* 300x150' "$1/x11"
-wait_for 100 grep -q '^dialog at 250,225 300x150' "$1/x11"
+wait_for grep -q '^dialog at .* 300x150' "$1/x11"
+wait_for grep -q '^dialog at 250,225 300x150' "$1/x11"
 grim -t ppm "$1/x11.ppm"
 cp "$1/x11" "$1/x11.seen"
 SCRIPT

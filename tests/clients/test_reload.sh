@@ -76,7 +76,7 @@ cat >"$work/steps.sh" <<'SCRIPT'
 work=$1
 # shellcheck source=/dev/null
 source "$work/lib.sh"
-wait_for() { for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done; echo "# timed out: $*" >&2; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 feedback() { wait_for grep -q "^feedback $1 " "$work/out"; }
 step=0
 # step COMMAND: sends it and waits for its feedback
@@ -96,7 +96,7 @@ reload() {
 	reloads=$((reloads + 1))
 	note "$name"
 	kill -HUP $PPID
-	wait_for [ "$(grep -c 'configuration reloaded' "$work/log")" -ge $reloads ]
+	wait_for lines_at_least $reloads 'configuration reloaded' "$work/log"
 }
 mkfifo "$work/commands"
 "$2" steps <"$work/commands" >"$work/out" &
@@ -108,7 +108,9 @@ step full
 step full
 reload interval full-refresh-interval=0
 # ... which a reload to no limit lifts; then requests flash at once
-wait_for [ -n "$(tail -n +$(($(cat "$work/mark.interval") + 1)) "$VELLUM_MEMORY_TRACE" | grep 'full=1')" ]
+# flashed_since NAME: a full refresh since the reload noted as NAME
+flashed_since() { tail -n +$(($(cat "$work/mark.$1") + 1)) "$VELLUM_MEMORY_TRACE" | grep -q 'full=1'; }
+wait_for flashed_since interval
 note requests
 step full
 step full
@@ -124,7 +126,10 @@ reload idle full-refresh-interval=0 idle-cleanup=200ms input-window=30s default-
 wtype -k space
 step "rect 300 400 40 40 128"
 # the rect, then the cleanup
-wait_for [ "$(updates_over $(($(cat "$work/mark.idle") + 1)) "" 300 400 40 40 | grep -vc 'width=800')" -ge 2 ]
+rect_and_cleanup() {
+	[ "$(updates_over $(($(cat "$work/mark.idle") + 1)) "" 300 400 40 40 | grep -vc 'width=800')" -ge 2 ]
+}
+wait_for rect_and_cleanup
 
 # default-mode: gray in text mode is GL16, in fast mode A2 (dithered as default-dither says)
 reload text full-refresh-interval=0
@@ -197,7 +202,7 @@ printf '[input]\nkeyboard-layout = us\n' >"$work/live.conf"
 cat >"$work/type.sh" <<'SCRIPT'
 # type.sh WORK: "ab", a reload, "ab" and Return from one wtype into foot
 work=$1
-wait_for() { for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done; echo "# timed out: $*" >&2; return 1; }
+source "$VELLUM_TEST_WAIT_FOR"
 foot --override=font=monospace:size=10 sh -c "stty -echo; cat >$work/typed" &
 wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE"
 # foot's shell is ready when the file is there
