@@ -27,6 +27,8 @@ run_vellum() {
 	rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
 	out=$(timeout 120 "$vellum" -d memory:${W}x${H} "$@" 2>&1)
 	status=$?
+	# what a script gave up waiting for, as a TAP comment
+	grep '^# timed out' <<<"$out"
 }
 
 updates() {
@@ -215,6 +217,7 @@ cat >"$work/keyboard.sh" <<'SCRIPT'
 # keyboard.sh WORK PROBE HIDE: the probe's window, the keyboard over its
 # bottom, and with HIDE=1 the keyboard gone again before the end
 source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/sizes"
 "$2" resize >"$1/sizes" &
 wait_for lines_at_least 1 '^configure' "$1/sizes"
 wvkbd-mobintl -H 200 -L 200 &
@@ -260,8 +263,10 @@ cat >"$work/layer.sh" <<'SCRIPT'
 # for STAY seconds; the script ends once the bar is shown (STAY=30) or once
 # the window has the keyboard and its height back (STAY=1)
 source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/events"
 "$2" resize >"$1/events" &
 wait_for grep -q '^keyboard enter' "$1/events"
+: >"$1/layer"
 "$3" 80 "$4" >"$1/layer" &
 wait_for grep -q '^layer shown' "$1/layer"
 wait_for grep -q '^keyboard leave' "$1/events"
@@ -346,6 +351,7 @@ timeout 30 grim "$1/between.png" || exit 1
 # the bar stays until vellum ends, once it is shown and its update is sent
 # (frames are not held back for the panel, so "shown" may come first)
 before=$(grep -c '^update' "$VELLUM_MEMORY_TRACE")
+: >"$1/layer"
 "$3" 80 30 >"$1/layer" &
 for _ in $(seq 300); do
 	grep -q '^layer shown' "$1/layer" &&
@@ -411,28 +417,37 @@ if command -v Xwayland >/dev/null; then
 	# one change an X client draws in two requests, 300 ms apart (a loaded
 	# machine's Xwayland keeps them apart, as it does the few ms of a real
 	# one): two updates, or one in a merge window that takes both
+	cat >"$work/split_lib.sh" <<'LIB'
+# split_updates: the updates within the box the halves fill (50,50 100x40)
+split_updates() {
+	grep '^update' "$VELLUM_MEMORY_TRACE" | awk '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["x"] >= 50 && v["y"] >= 50 && v["x"] + v["width"] <= 150 &&
+			v["y"] + v["height"] <= 90) n++
+	} END { print n + 0 }'
+}
+split_updates_at_least() { [ "$(split_updates)" -ge "$1" ]; }
+LIB
+	# shellcheck source=/dev/null
+	source "$work/split_lib.sh"
 	cat >"$work/x11_split.sh" <<'SCRIPT'
-# x11_split.sh WORK X11_SPLIT: both halves drawn, then a second for the panel
+# x11_split.sh WORK X11_SPLIT N: both halves drawn and N updates of them
+# on the panel (however long Xwayland takes), then a second for any more
 source "$VELLUM_TEST_WAIT_FOR"
+source "$1/split_lib.sh"
+: >"$1/split"
 "$2" 300 >"$1/split" &
 wait_for grep -q '^split drawn' "$1/split"
+wait_for split_updates_at_least "$3"
 sleep 1
 SCRIPT
-	# split_updates: the updates within the box the halves fill (50,50 100x40)
-	split_updates() {
-		grep '^update' "$VELLUM_MEMORY_TRACE" | awk '{
-			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-			if (v["x"] >= 50 && v["y"] >= 50 && v["x"] + v["width"] <= 150 &&
-				v["y"] + v["height"] <= 90) n++
-		} END { print n + 0 }'
-	}
 	x11_split=$(dirname "$probe")/x11_split
 	printf '[refresh]\nx11-merge-window = 0\n' >"$work/no_merge.conf"
-	run_vellum -c "$work/no_merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split"
+	run_vellum -c "$work/no_merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split" 2
 	expect "an X change in two requests, x11-merge-window = 0: two updates ($(split_updates))" \
 		[ "$status" = 0 -a "$(split_updates)" = 2 ]
 	printf '[refresh]\nx11-merge-window = 2s\n' >"$work/merge.conf"
-	run_vellum -c "$work/merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split"
+	run_vellum -c "$work/merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split" 1
 	expect "... x11-merge-window = 2s: one update ($(split_updates)), both halves on the panel" \
 		[ "$status" = 0 -a "$(split_updates)" = 1 -a "$(panel_at 60 60)" = 0 -a \
 			"$(panel_at 140 85)" = 0 -a "$(panel_at 160 60)" = 255 ]
@@ -492,6 +507,7 @@ if [ -n "$layer_probe" ]; then
 	cat >"$work/layer_popup.sh" <<'SCRIPT'
 # layer_popup.sh WORK PROBE LAYER_PROBE: a window, and a bar whose popup moves right
 source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/events"
 "$2" resize >"$1/events" &
 wait_for grep -q '^configure' "$1/events"
 "$3" 80 0 reposition
@@ -521,8 +537,10 @@ if command -v Xwayland >/dev/null && [ -n "$layer_probe" ]; then
 # x11.sh WORK X11_PROBE LAYER_PROBE: an X window and its dialog, then a bar
 # taking the panel's top 80 rows; the screenshot once X has them below it
 source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/x11"
 "$2" >"$1/x11" &
 wait_for grep -q '^dialog at 300,250 ' "$1/x11"
+: >"$1/layer"
 "$3" 80 30 top >"$1/layer" &
 wait_for grep -q '^layer shown' "$1/layer"
 wait_for grep -q '^main at 0,80 ' "$1/x11"
@@ -551,6 +569,7 @@ SCRIPT
 	cat >"$work/x11_resize.sh" <<'SCRIPT'
 # x11_resize.sh WORK X11_PROBE: an X window and its dialog, which resizes itself
 source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/x11"
 "$2" resize >"$1/x11" &
 wait_for grep -q '^dialog at .* 300x150' "$1/x11"
 wait_for grep -q '^dialog at 250,225 300x150' "$1/x11"

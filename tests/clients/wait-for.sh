@@ -7,7 +7,9 @@
 # loaded machine a client's first frame can take many seconds. The shell
 # expands COMMAND's words once, before wait_for runs: a condition on what
 # changes meanwhile must be a function (such as lines_at_least), not a
-# [ "$(...)" ... ] test.
+# [ "$(...)" ... ] test. A file that a command started in the background
+# writes is emptied before it starts: its shell opens the file later, and
+# a wait could meanwhile read an earlier run's lines.
 wait_for() {
 	local _
 	for _ in $(seq 1000); do
