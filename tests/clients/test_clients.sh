@@ -198,7 +198,7 @@ expect "... each keystroke a small update, without a flash" small_updates_after 
 rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
 "$vellum" -d memory:${W}x${H} -- foot --override=font=monospace:size=14 cat >"$work/term.out" 2>&1 &
 vellum_pid=$!
-wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE" 2>/dev/null
+wait_for lines_at_least 1 '^update' "$VELLUM_MEMORY_TRACE"
 kill -TERM $vellum_pid
 for _ in $(seq 200); do
 	kill -0 $vellum_pid 2>/dev/null || break
@@ -383,20 +383,16 @@ fi
 # loaded machine, many seconds), up to 100 s: status 0 then, 1 if it never
 # got there or xclock ended first.
 cat >"$work/xclock.sh" <<'SCRIPT'
+source "$VELLUM_TEST_WAIT_FOR"
 trace=$1 wanted=$2
 shift 2
 xclock "$@" &
-for _ in $(seq 1000); do
-	n=$(grep -c '^update' "$trace" 2>/dev/null)
-	if [ "${n:-0}" -ge "$wanted" ]; then
-		kill $!
-		exit 0
-	fi
-	kill -0 $! 2>/dev/null || exit 1
-	sleep 0.1
-done
-kill $!
-exit 1
+xclock=$!
+drawn() { lines_at_least "$wanted" '^update' "$trace"; }
+drawn_or_gone() { drawn || ! kill -0 $xclock 2>/dev/null; }
+wait_for drawn_or_gone
+kill $xclock 2>/dev/null
+drawn
 SCRIPT
 if command -v Xwayland >/dev/null; then
 	# an X11 application whose one window is override-redirect, at 0,0

@@ -20,7 +20,10 @@ wait_for() {
 	return 1
 }
 
-# lines_at_least N PATTERN FILE: FILE has N lines that match PATTERN
+# lines_at_least N PATTERN FILE: FILE has N lines that match PATTERN (a
+# missing FILE has none)
 lines_at_least() {
-	[ "$(grep -c -- "$2" "$3" 2>/dev/null)" -ge "$1" ]
+	local n
+	n=$(grep -c -- "$2" "$3" 2>/dev/null)
+	[ "${n:-0}" -ge "$1" ]
 }
