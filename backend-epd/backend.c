@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The wlr_backend: one e-paper panel, one output.
  */

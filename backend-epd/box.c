@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Boxes and gray images: the checks every stage starts with.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * What kind of content a rect holds, which the waveform policy turns into a
  * waveform: black and white can use the fast 2-level waveforms exactly,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hot loops are written for GCC's auto-vectorizer. x86-64 guarantees only
  * SSE2; where the CPU has AVX2, a second copy of the loop compiled for it

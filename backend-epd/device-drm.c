@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * DRM devices: epdrm, whose primary plane takes EPD_WAVEFORM, EPD_FULL and
  * EPD_SETTLE_FENCE_PTR (epdrm(4)), and any other atomic KMS driver, driven

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Framebuffer devices: epdfb (waveforms discovered through
  * EPDFB_GET_WAVEFORM), NXP mxc_epdc_fb (same ioctls, the BSP's waveform

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * An in-process panel for tests without a kernel: 8-bit gray pixels, the
  * epdfb waveform table, a record of the updates submitted lately, what the panel

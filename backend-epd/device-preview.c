@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The preview panel: epdfb's own model in this process (panel-model/), so
  * that vellum runs on a desktop as on a device: the same queue, waveform

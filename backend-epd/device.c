@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Opening a panel device from a specification string.
  */

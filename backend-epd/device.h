@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Panel devices behind the e-paper backend: one small interface, six
  * implementations (epdfb, mxc_epdc_fb, plain deferred-IO fbdev, epdrm, any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Damage to the pixels that really changed: each damaged rect shrinks to
  * the bounding box of what differs from the image last sent to the panel.

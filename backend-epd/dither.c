@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Quantization to the waveform's gray levels, the last stage before the
  * framebuffer. The panel would quantize to its nearest level anyway;

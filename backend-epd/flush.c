@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * One flush: the region committed since the last one becomes panel updates,
  * through the stages of the update pipeline (vellum/epd-pipeline.h): diff

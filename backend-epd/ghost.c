@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Ghost debt. Non-flashing updates leave a residue of the previous image
  * that builds up with each one, most with A2, least with GL16 and partial

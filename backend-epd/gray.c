@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * XRGB8888 or RGB565 to 8-bit luma, the first stage: only damaged pixels
  * are converted, into a panel-sized gray shadow.

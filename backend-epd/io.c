@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Device I/O threads: one submits queued updates, one waits for submitted
  * markers in order; both post results and wake the event loop through an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Fewer, larger updates: every update costs the controller a fixed setup
  * (a LUT slot, a pass over the waveform) on top of the pixels it drives,

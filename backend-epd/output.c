@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The wlr_output of an e-paper panel: commits become panel updates, frames
  * are held back while the panel is saturated, and present events and

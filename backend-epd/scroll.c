@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Scroll detection. A terminal printing a line, or a list dragged by a
  * finger, changes the whole window, as a new page does; but a scroll shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Rotated outputs. A panel mounted in portrait shows a rotated output:
  * output coordinates (damage from a client's point of view, hint boxes)

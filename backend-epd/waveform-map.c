@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A device's waveform numbering, from configuration: which number shows
  * which of the BSP's waveform kinds.

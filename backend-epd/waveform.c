@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The waveform policy: which of the device's waveforms shows an update,
  * and how its pixels are quantized for it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vellum's configuration file.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The desktop's screens, asked on the connection wlroots' Wayland backend
  * opened but in an event queue of their own, so that the backend's

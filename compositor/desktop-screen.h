@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The size of the screens of the desktop the preview's window opens on.
  */

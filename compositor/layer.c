@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * layer-shell: surfaces a client puts in a layer of the panel rather than in
  * a window, such as an on-screen keyboard. Background and bottom layers are

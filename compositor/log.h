@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vellum's log lines. Each line reaches stderr in one write(2), so that the
  * application's output, which shares the terminal or the journal's pipe,

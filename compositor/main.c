@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vellum: a Wayland kiosk compositor for e-paper panels. Runs one
  * application fullscreen on the panel and exits with its status.

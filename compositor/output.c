@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The panel's output: enabled at its one mode, rotated as configured, and
  * drawn whenever the backend asks for a frame, with the views' refresh

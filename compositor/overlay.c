@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The preview's overlay, the "why did it flash" view: each update the
  * panel model is driving, outlined in the window with its waveform's name,

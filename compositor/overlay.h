@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The preview's overlay: the updates in flight, outlined and named, the
  * flashing ones filled red (toggled by Ctrl+Alt+U in the window).

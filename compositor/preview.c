@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The preview window: with "-d preview", vellum runs as a client of the
  * desktop's compositor (wlroots' Wayland backend, or X11's where only X

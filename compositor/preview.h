@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The preview window (-d preview): the simulated panel in a window of the
  * desktop vellum runs in, and that window's input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The preview's recording (--record DIR), in the demo's formats, for bug
  * reports: DIR/frames/NS.pgm, the panel as the window showed it whenever

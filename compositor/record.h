@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The preview's recording for bug reports (--record DIR): frames of the
  * panel, its updates and its final picture, in the demo's formats.

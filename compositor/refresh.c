@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * epaper-refresh-v1: a surface's refresh mode and dither, double-buffered
  * with its other state; one-shot full refreshes, at most one flash per

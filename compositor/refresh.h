@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * epaper-refresh-v1, the server side: per-surface refresh modes, full
  * refreshes and feedback on when the panel showed a commit.

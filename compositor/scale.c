@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Output scale. Clients draw in logical pixels; the scene draws them into
  * the panel's pixels at the output's scale, and clients that speak

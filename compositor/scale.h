@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Output scale: logical pixels of about 1/96 inch on a panel whose size is
  * known, and the way between the logical layout and the panel's pixels.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Input: keyboards (xkb, with the config's layout), pointers, touchscreens
  * and pens (tablet-v2, or the pointer for clients without it). A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The server: the e-paper backend (with libinput when there is a seat), the
  * pixman renderer, the scene, and the globals a kiosk application expects.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The vellum server: the Wayland display, the e-paper backend, the scene and
  * the protocols, shared by the compositor's files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Views: the application's windows, xdg toplevels and X11 windows. The main
  * window fills the panel; dialogs (windows with a parent or a fixed size)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * epd-testcard: draws a test card on an epdfb panel through the mxc_epdc_fb
  * update API, then saves what the panel shows as a PNG and prints a small

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * epdfb - the checks of an update request, before it reaches the queue;
  * the ioctls and the panel model's userspace build make the same ones

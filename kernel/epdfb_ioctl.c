@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * epdfb - ioctls: the mxc_epdc_fb update API and the epdfb extensions
  *

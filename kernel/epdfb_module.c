@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * epdfb - what the entry points of epdfb and epdrm share: the panel's
  * module parameters, their checks, and registering the one simulated

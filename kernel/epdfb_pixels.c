@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * epdfb - pixel conversion: framebuffer to gray, inversion, dithering and
  * quantization to a waveform's gray levels

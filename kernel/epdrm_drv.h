@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * epdrm - the simulated e-paper panel as a DRM device: internals shared
  * between its files

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * epdrm - settle fences: a commit's fence that signals when the panel has
  * finished every update of the commit's damage

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * epdrm - GEM shmem objects that survive the fbdev emulation's mappings
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * epdrm - the display pipeline: one primary plane, CRTC, encoder and
  * connector; each commit's damage becomes panel updates

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The panel model's device: epdfb's struct epdfb_par, set up as the
  * driver's probe sets it up for an 8 bpp panel, without the fbdev device.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * epdfb's simulated E Ink panel inside a process: the driver's own update
  * queue, waveform timing, merging, collisions, gray levels and ghosting

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # TAP output for the shell tests, sourced by them: ok NAME, not_ok NAME
 # [DETAIL...], skip NAME REASON, expect NAME COMMAND..., and tap_finish,
 # which prints the plan and returns nonzero when anything failed.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The test commands' counting, sourced by tools/test and tools/test-arm:
 # check NAME CMD... and run_counted NAME CMD... print PASS and FAIL lines
 # and count them in $passed and $failed; logs go to $log_dir.

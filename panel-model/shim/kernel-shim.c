@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The kernel services of kernel-shim.h that need code: the clock,
  * completions and workqueues. A workqueue is one thread that runs its

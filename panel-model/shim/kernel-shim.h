@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What epdfb's panel model (kernel/epdfb_queue.c, epdfb_sim.c,
  * epdfb_pixels.c, epdfb_check.c) takes from the kernel, in userspace:

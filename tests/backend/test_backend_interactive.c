@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The refresh policy while the user works, on the memory device: changes
  * made while input comes go out fast (DU, A2 for pen and scrolling) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The device I/O queue (backend-epd/io.c) on the memory device: what one
  * kick hands over reaches a device that takes groups (submit_group, as a

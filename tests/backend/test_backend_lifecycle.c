@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The output's lifecycle on the memory device, as wlroots and the feedback
  * API expect it: frames after every commit, present events after the commit

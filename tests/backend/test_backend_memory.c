@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The whole backend on the in-process memory device, without a kernel: a
  * wlroots scene rendered by pixman, shown by libvellum-epd, and the updates

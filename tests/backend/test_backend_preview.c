@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The whole backend on the preview panel ("preview:WxH"): epdfb's own model
  * in the process. The first frame is one flashing GC16 update and the

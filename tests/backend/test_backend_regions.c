@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Pipelined regions on the memory device, whose updates are held in flight
  * at will: an area that overlaps no update in flight goes to the panel at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * classify: MONO exactly; GRAY when 16 values cover 7/8 of the pixels; else IMAGE.
  */

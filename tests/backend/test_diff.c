@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff: damage shrinks to what changed, and nothing outside it is read.
  */

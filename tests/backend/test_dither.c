@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dither: levels only, means kept, ordered stable across rects, in place.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * ghost: debt per cell, promotion to a flashing refresh, idle cleanup.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * gray: XRGB8888 to luma, exactly y = (77 R + 150 G + 29 B) >> 8; RGB565
  * to the same luma as the XRGB8888 picture it widens to.

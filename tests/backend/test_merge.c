@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * merge: the cost model, alignment, clipping, the cap, and kinds kept apart.
  */

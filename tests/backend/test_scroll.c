@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * scroll: text moved up or down by whole rows is found, with its shift;
  * new text, a change in place and blank pages are not scrolls.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * transform: output (rotated) coordinates to the panel's native ones, for
  * the four rotations; checked by hand, against the whole-image rotation

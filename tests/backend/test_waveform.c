@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * waveform: the policy, its fallbacks, and content through classify to
  * waveform and dither.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * waveform-map: parsing a device's waveform numbering from configuration,
  * the table it leaves the policy, and the numbers sent for the kinds.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the clients that send input through a virtual device protocol
  * (vk_typist, vp_stroker) share: their command line, -n COUNT -i

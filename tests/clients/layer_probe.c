@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A layer-shell client for vellum's tests: a black bar of HEIGHT rows in the
  * top layer, anchored to the bottom edge across the panel, with an exclusive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A Wayland client for vellum's tests and benchmark: a fullscreen shm window
  * that commits COUNT frames, each after the previous one's frame callback,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A client of wp-fractional-scale-v1 and viewporter, as foot and GTK are:
  * a fullscreen window that learns the output's scale, then draws its

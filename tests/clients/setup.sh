@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the client tests: a scratch directory, $work, removed on exit,
 # which holds the Wayland runtime directory and the memory panel's trace and
 # image, so that vellum and its clients meet nothing of the caller's desktop;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Looks at screenshots (PNG) for the preview's tests:
  *

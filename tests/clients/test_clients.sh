@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Real clients under vellum on the in-process memory panel, without a VM:
 # wayland-info, weston's demo clients, foot with text typed by wtype, grim,
 # xclock through Xwayland, and vellum's own exit statuses. The memory device

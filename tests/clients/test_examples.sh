@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The example clients (examples/): their command lines; under weston, which
 # has no epaper-refresh-v1, a clear message and status 1; under vellum on the
 # memory panel, the updates their modes and full refreshes ask for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # vellum -d preview under a headless parent compositor (weston's headless
 # backend with its pixman renderer and kiosk shell): vellum opens one
 # window, the simulated panel, runs foot or epaper-reader in it, and the

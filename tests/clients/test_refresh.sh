@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # epaper-refresh-v1 under vellum on the in-process memory panel, without a
 # VM: refresh_client sets each mode, asks for a full refresh and for
 # feedback, floods full refreshes, and makes each protocol error. What

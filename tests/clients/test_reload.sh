@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # SIGHUP under vellum on the in-process memory panel, without a VM: every
 # [refresh] and [app:APP_ID] key is changed by a reload while a window stays
 # mapped, each checked by its effect on what the panel got (the memory

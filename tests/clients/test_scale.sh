@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Output scale on the in-process memory panel: the [panel] scale key, the
 # default from the physical size the device reports, what wayland-info sees
 # (wl_output, xdg-output, the fractional scale global), the logical size

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Sourced by the client tests and by the scripts they run under vellum
 # ($VELLUM_TEST_WAIT_FOR names this file).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * An X11 client for vellum's tests: a black main window and a white 200x100
  * dialog (transient for the main window). Prints "main at X,Y WxH" and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * An X11 client that draws one change in two requests, as X applications
  * do (a clear, then the text): a white window which, once the window

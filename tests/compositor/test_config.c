@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vellum's configuration file: defaults, every key, every error with the
  * exact text the user sees, loads that fail leaving the config alone, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Output scale without a display: the default from a panel's size (pixels
  * per 1/96 inch, to the nearest quarter, 1 to 8, 1 when the

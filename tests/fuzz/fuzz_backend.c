@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the e-paper backend on the in-process memory device.
  * Each input is a small panel size and a script: drawing into the frame,

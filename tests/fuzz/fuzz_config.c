@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: vellum's configuration file, through config.h alone.
  * Each input is a file's content. It is loaded on top of the defaults and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A libFuzzer target's inputs replayed without libFuzzer: each file given,
  * and each file of each directory given, goes to LLVMFuzzerTestOneInput

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the build into a DESTDIR, as a package build does, and checks the
 # exact list of installed files: vellum, its man pages, epdfb(4), epdrm(4),
 # the example configuration and kiosk unit, the example clients and their man pages. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * epdfb's panel model in a process (panel-model/): the driver's queue and
  * simulation, run on the kernel shim's threads and clock. A DU update shows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The mirror tools/buildroot creates a root from: the host's first Debian
 # archive in its apt sources, in the one-line and the deb822 format, through
 # sample apt directories (VELLUM_APT_DIR); deb.debian.org without one;

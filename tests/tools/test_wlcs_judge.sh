@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/wlcs/judge.py, which decides whether vellum passes the conformance
 # suite: sample wlcs logs and expected-failure lists, and what it says of
 # them. Prints TAP.

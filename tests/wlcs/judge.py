@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Judges a wlcs run's log against the expected-failures list.
 
     judge.py LOG LIST RUNNER_STATUS LABEL WHOLE_SUITE(0|1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * vellum as a wlcs integration module: the conformance suite loads it and
  * starts vellum's own server (compositor/server.c, the code the vellum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The backend natively on the in-process memory device at 1872x1404: time
  * from committing a frame (the scene rendered by pixman, then the backend's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Pixels driven per pixel changed: the e-paper backend (a wlroots scene shown
  * through libvellum-epd) against deferred IO alone (the same pixels written

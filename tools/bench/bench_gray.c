@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The update pipeline's cost on this machine, natively, at the default
  * 1872x1404 panel size:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Pixels driven per pixel changed: deferred IO alone (AUTOMATIC mode, each
  * dirty page becomes a full-width row band refreshed in full) against

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Input to update, natively: vellum on the memory panel, foot typed into
 # through the virtual keyboard protocol (vk_typist, a key every 100 ms),
 # then epaper-paint drawn in through the virtual pointer protocol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A clock's digits for the benchmarks: seven segments in a 30x50 cell,
  * drawn as flat rects through a caller's fill function.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # vellum's RSS and wake-ups with foot on epdfb at its default 1872x1404, in
 # the VM that tools/bench/run boots: tools/bench/vellum.sh on the device.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # vellum's figures at 1872x1404: client commit to update submitted (a full
 # frame, one typed character), peak RSS with foot running and its RSS, PSS
 # and USS then, and vellum's wake-ups over 10 s of a static screen.

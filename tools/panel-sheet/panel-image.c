@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The simulated panel's pictures: its PGM images read, made cairo
  * surfaces, written as PNG.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The simulated panel's pictures: 8-bit gray images, as epdfb's debugfs
  * `panel` file and vellum's --record write them (binary PGM).

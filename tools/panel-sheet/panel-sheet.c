@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * panel-sheet: pictures of the simulated panel for people to look at.
  *

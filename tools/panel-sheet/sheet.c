@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The contact sheet: frames of the panel captured over time (each named
  * after the CLOCK_MONOTONIC ns it was read at) laid out as thumbnails,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The contact sheet of the panel over time, with its updates drawn over it.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libvellum-epd: a wlroots 0.18 backend whose outputs are e-paper panels.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Refresh modes and dithering a client or the configuration asks for: the
  * enums of the epaper-refresh-v1 protocol, shared by the update pipeline and

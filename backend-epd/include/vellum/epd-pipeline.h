@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The e-paper update pipeline: pure functions from a frame's damage to the
  * panel updates that show it, one stage per file.

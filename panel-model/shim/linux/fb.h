@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The uapi fbdev header, and the two kernel types the model's device
  * structure embeds or points to, which it never uses here.

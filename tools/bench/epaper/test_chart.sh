@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # epaper_chart draws the hand-made runs' CSV (a's and e's) as a 1500 pixel
 # wide PNG: three rows of figures and a fourth of e's over a's, 60 + 4 * 330
 # pixels high; without e's row, the three rows alone. It refuses a CSV

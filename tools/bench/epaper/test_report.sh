@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # epaper_report on two hand-made runs of the type scenario, a's
 # (testdata/a-type) and e's (testdata/e-type), whose figures are worked out
 # below, then on a run without its info file, which it refuses.
