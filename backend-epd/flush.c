@@ -466,6 +466,35 @@ is_held(const struct vl_epd_output *output, const pixman_box32_t *box)
 	       PIXMAN_REGION_OUT;
 }
 
+/*
+ * A hint goes with the content it came with: where that content went out,
+ * the hint is spent; it stays, shrunk, only over what still waits or failed.
+ * So a one-shot full refresh flashes once, and a change that comes later
+ * without a hint is not taken for hinted content.
+ */
+static void
+keep_hints_of_unsent(struct vl_epd_output *output)
+{
+	struct vl_epd_hint *hints = output->hints.data;
+	size_t n = output->hints.size / sizeof(*hints), kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pixman_region32_t left;
+		pixman_region32_init(&left);
+		pixman_region32_intersect_rect(&left, &output->unsent, hints[i].box.x,
+			hints[i].box.y, hints[i].box.width, hints[i].box.height);
+		if (pixman_region32_not_empty(&left)) {
+			const pixman_box32_t *e = pixman_region32_extents(&left);
+			hints[kept] = hints[i];
+			hints[kept].box =
+				(struct wlr_box){e->x1, e->y1, e->x2 - e->x1, e->y2 - e->y1};
+			kept++;
+		}
+		pixman_region32_fini(&left);
+	}
+	output->hints.size = kept * sizeof(*hints);
+}
+
 bool
 vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, bool everything)
 {
@@ -523,10 +552,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	vl_epd_io_kick(&output->io);
 	if (record->n > 0)
 		state->panel_known = true;
-	/* what waits keeps its hints */
 	pixman_region32_copy(&output->unsent, &waiting);
-	if (!pixman_region32_not_empty(&waiting))
-		output->hints.size = 0;
 	pixman_region32_fini(&waiting);
 
 	bool queued = !pixman_region32_not_empty(&failed);
@@ -535,6 +561,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	for (int i = 0; i < n_failed; i++)
 		vl_epd_forget_sent(output, &boxes[i]);
 	pixman_region32_fini(&failed);
+	keep_hints_of_unsent(output);
 	return queued;
 }
 

@@ -302,6 +302,48 @@ test_hinted_split_change_waits_alone(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A full-refresh hint flashes the content it came with, once: while an X11
+ * window's change waits for its merge window, a later change in the
+ * flashed area, which no hint came with, goes out without a flash.
+ */
+static void
+test_full_refresh_hint_flashes_once(void **state)
+{
+	struct fixture f;
+	/* long enough to wait through the rest of the test on any machine */
+	struct vl_epd_hint x11 = {.box = {300, 20, 60, 60}, .merge_window_ms = 60000};
+	struct vl_epd_hint refresh = {.box = {30, 40, 50, 60}, .full_refresh = true};
+	(void)state;
+
+	start(&f);
+	size_t before = n_updates(&f);
+	scene_harness_rect(&f.h, 310, 30, 20, 20, 0);
+	vl_epd_output_add_hint(f.h.output, &x11);
+	vl_epd_output_add_hint(f.h.output, &refresh);
+	assert_true(scene_harness_commit(&f.h));
+	settle_loop(&f);
+	/* the flash went; the X11 window's change waits */
+	assert_int_equal(n_updates(&f), before + 1);
+	const struct vl_epd_update *u = update_at(&f, before);
+	assert_true(u->full);
+	assert_int_equal(u->waveform, WAVEFORM_MODE_GC16);
+	assert_int_equal(u->rect.left, 30);
+	assert_int_equal(u->rect.top, 40);
+
+	scene_harness_rect(&f.h, 40, 50, 10, 10, 0);
+	assert_true(scene_harness_commit(&f.h));
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before + 2);
+	u = update_at(&f, before + 1);
+	assert_false(u->full);
+	assert_int_equal(u->waveform, WAVEFORM_MODE_DU);
+	assert_int_equal(u->rect.left, 40);
+	assert_int_equal(u->rect.width, 10);
+	assert_int_equal(f.device->pixels[55 * W + 45], 0);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -311,6 +353,7 @@ main(void)
 		cmocka_unit_test(test_commit_shown_when_every_area_is),
 		cmocka_unit_test(test_split_change_costs_one_update),
 		cmocka_unit_test(test_hinted_split_change_waits_alone),
+		cmocka_unit_test(test_full_refresh_hint_flashes_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
