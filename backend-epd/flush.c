@@ -289,22 +289,34 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	return vl_epd_merge(plans, n, &state->merge);
 }
 
-/* Dithers the plan's pixels of src into the framebuffer. */
-static void
+/*
+ * Dithers the plan's pixels of src into the framebuffer; false when they
+ * could not all be written (no memory for error diffusion, a framebuffer
+ * the pipeline cannot address), and then the update must not go out.
+ */
+static bool
 write_pixels(struct vl_epd_output *output, const struct vl_epd_plan *plan, const uint8_t *src)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_gray from = gray_view((uint8_t *)src, dev);
+	bool written;
 
 	if (dev->bpp == 8) {
 		struct vl_epd_gray fb = {dev->pixels, dev->width, dev->height, dev->stride};
-		vl_epd_dither(&fb, &from, &plan->box, plan->choice.levels, plan->choice.dither);
-		return;
+		written = vl_epd_dither(
+			&fb, &from, &plan->box, plan->choice.levels, plan->choice.dither);
+	} else {
+		struct vl_epd_gray scratch = gray_view(state->scratch, dev);
+		written = vl_epd_dither(&scratch, &from, &plan->box, plan->choice.levels,
+				  plan->choice.dither) &&
+			  vl_epd_gray_expand(dev->pixels, dev->stride, &scratch, &plan->box);
 	}
-	struct vl_epd_gray scratch = gray_view(state->scratch, dev);
-	vl_epd_dither(&scratch, &from, &plan->box, plan->choice.levels, plan->choice.dither);
-	vl_epd_gray_expand(dev->pixels, dev->stride, &scratch, &plan->box);
+	if (!written)
+		wlr_log(WLR_ERROR, "cannot write the pixels of %dx%d at %d,%d into the framebuffer",
+			plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1, plan->box.x1,
+			plan->box.y1);
+	return written;
 }
 
 static void
@@ -536,10 +548,13 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		const struct vl_epd_waveform_entry *wf =
 			vl_epd_waveform_find(state->table, plan->choice.waveform);
 		bool flashing = flashes(wf, plan);
-		/* A promoted box may reach past what changed: send it what was committed. */
+		/*
+		 * A promoted box may reach past what changed: send it what was
+		 * committed. What cannot be written or queued is sent again.
+		 */
 		mark_sent(output, &plan->box);
-		write_pixels(output, plan, output->sent);
-		if (!submit(output, plan, record, wf, flashing)) {
+		if (!write_pixels(output, plan, output->sent) ||
+			!submit(output, plan, record, wf, flashing)) {
 			pixman_region32_union_rect(&failed, &failed, plan->box.x1, plan->box.y1,
 				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
 			continue;
@@ -664,8 +679,8 @@ vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		bool flashing = flashes(wf, plan);
 		vl_epd_box_clip(&plan->box, output->device->width, output->device->height);
 		/* The panel is cleaned to what it was sent, not to newer content. */
-		write_pixels(output, plan, output->sent);
-		if (!submit(output, plan, record, wf, flashing))
+		if (!write_pixels(output, plan, output->sent) ||
+			!submit(output, plan, record, wf, flashing))
 			continue;
 		vl_epd_ghost_record(
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
