@@ -11,6 +11,7 @@
  * them once panel and input are quiet.
  */
 #include <epdfb.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -336,7 +337,10 @@ mark_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 	pixman_region32_fini(&sent_box);
 }
 
-/* Queues the plan's update; its pixels are already in the framebuffer. */
+/*
+ * Queues the plan's update; its pixels are already in the framebuffer, and
+ * a device that copies them out has taken them.
+ */
 static bool
 submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 	struct vl_epd_flush_record *record, const struct vl_epd_waveform_entry *wf, bool flashing)
@@ -354,7 +358,19 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 		.full = plan->full,
 		.marker = output->next_marker,
 	};
-	if (record->n == VL_EPD_MAX_UPDATES_PER_FLUSH || !vl_epd_io_submit(&output->io, &update))
+	const struct vl_epd_device_impl *impl = output->device->impl;
+	if (record->n == VL_EPD_MAX_UPDATES_PER_FLUSH)
+		return false;
+	/*
+	 * A device that copies pixels out takes them now: a later flush may
+	 * write this box again before the submit thread gets to this update.
+	 */
+	if (impl->snapshot && !impl->snapshot(output->device, &update)) {
+		wlr_log(WLR_ERROR, "cannot take the pixels of panel update %" PRIu32,
+			update.marker);
+		return false;
+	}
+	if (!vl_epd_io_submit(&output->io, &update))
 		return false;
 	/* Marker 0 means "no marker" to the driver. */
 	output->next_marker = output->next_marker == UINT32_MAX ? 1 : output->next_marker + 1;
