@@ -18,6 +18,14 @@
 
 #include "device.h"
 
+/* An update's pixels, taken when it was queued. */
+struct snapshot {
+	struct snapshot *next;
+	uint32_t marker;
+	struct vl_epd_rect rect;
+	uint8_t *pixels; /* rect, packed */
+};
+
 struct memory_device {
 	struct vl_epd_device base;
 	/* The I/O threads and the tests share everything below. */
@@ -31,6 +39,14 @@ struct memory_device {
 	uint8_t *panel;
 	unsigned int latency_ms;
 	bool hold; /* no update completes until it is released */
+	bool gate; /* no update is submitted until it is opened */
+	/*
+	 * Copies each update's pixels out, as a controller loaded over USB or
+	 * SPI does, and keeps them: copies[i] holds updates[i]'s rect, packed.
+	 */
+	bool copy_out;
+	uint8_t **copies;
+	struct snapshot *snapshots; /* taken, not yet submitted */
 	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
 	int failure_error[2];
@@ -67,6 +83,10 @@ record_update(struct memory_device *mem, const struct vl_epd_update *update)
 		memmove(mem->submitted, mem->submitted + mem->n_updates - kept,
 			kept * sizeof(*mem->submitted));
 		memmove(mem->calls, mem->calls + mem->n_updates - kept, kept * sizeof(*mem->calls));
+		for (size_t i = 0; i < mem->n_updates - kept; i++)
+			free(mem->copies[i]);
+		memmove(mem->copies, mem->copies + mem->n_updates - kept,
+			kept * sizeof(*mem->copies));
 		mem->n_updates = kept;
 	}
 	if (mem->n_updates == mem->capacity) {
@@ -80,15 +100,54 @@ record_update(struct memory_device *mem, const struct vl_epd_update *update)
 		uint32_t *calls = realloc(mem->calls, capacity * sizeof(*calls));
 		if (calls)
 			mem->calls = calls;
-		if (!updates || !submitted || !calls)
+		uint8_t **copies = realloc(mem->copies, capacity * sizeof(*copies));
+		if (copies)
+			mem->copies = copies;
+		if (!updates || !submitted || !calls || !copies)
 			return false;
 		mem->capacity = capacity;
 	}
 	mem->updates[mem->n_updates] = *update;
 	clock_gettime(CLOCK_MONOTONIC, &mem->submitted[mem->n_updates]);
 	mem->calls[mem->n_updates] = mem->n_calls;
+	mem->copies[mem->n_updates] = NULL;
 	mem->n_updates++;
 	return true;
+}
+
+/* The rect of the framebuffer, packed; NULL without memory. */
+static uint8_t *
+copy_rect(const struct vl_epd_device *dev, const struct vl_epd_rect *r)
+{
+	uint8_t *copy = malloc((size_t)r->width * r->height);
+
+	for (uint32_t y = 0; copy && y < r->height; y++)
+		memcpy(copy + (size_t)y * r->width,
+			dev->pixels + (size_t)(r->top + y) * dev->stride + r->left, r->width);
+	return copy;
+}
+
+/* With the lock held: the snapshot taken for marker, out of the list; NULL: none. */
+static struct snapshot *
+take_snapshot(struct memory_device *mem, uint32_t marker)
+{
+	for (struct snapshot **link = &mem->snapshots; *link; link = &(*link)->next) {
+		struct snapshot *snapshot = *link;
+		if (snapshot->marker != marker)
+			continue;
+		*link = snapshot->next;
+		return snapshot;
+	}
+	return NULL;
+}
+
+static void
+free_snapshot(struct snapshot *snapshot)
+{
+	if (!snapshot)
+		return;
+	free(snapshot->pixels);
+	free(snapshot);
 }
 
 /* With the lock held. */
@@ -100,10 +159,27 @@ show_update(struct memory_device *mem, const struct vl_epd_update *update)
 
 	if (!record_update(mem, update))
 		return ENOMEM;
-	/* Like SNAPSHOT: the panel takes the pixels when the update is submitted. */
-	for (uint32_t y = r->top; y < r->top + r->height; y++)
-		memcpy(mem->panel + (size_t)y * dev->width + r->left,
-			dev->pixels + (size_t)y * dev->stride + r->left, r->width);
+	if (mem->copy_out) {
+		/* What was taken when the update was queued: the framebuffer may be newer. */
+		struct snapshot *snapshot = take_snapshot(mem, update->marker);
+		if (!snapshot || memcmp(&snapshot->rect, r, sizeof(*r)) != 0) {
+			free_snapshot(snapshot);
+			mem->n_updates--;
+			return EIO;
+		}
+		uint8_t *copy = snapshot->pixels;
+		snapshot->pixels = NULL;
+		free_snapshot(snapshot);
+		mem->copies[mem->n_updates - 1] = copy;
+		for (uint32_t y = 0; y < r->height; y++)
+			memcpy(mem->panel + (size_t)(r->top + y) * dev->width + r->left,
+				copy + (size_t)y * r->width, r->width);
+	} else {
+		/* Like SNAPSHOT: the panel takes the pixels when the update is submitted. */
+		for (uint32_t y = r->top; y < r->top + r->height; y++)
+			memcpy(mem->panel + (size_t)y * dev->width + r->left,
+				dev->pixels + (size_t)y * dev->stride + r->left, r->width);
+	}
 	if (mem->trace) {
 		const struct timespec *t = &mem->submitted[mem->n_updates - 1];
 		fprintf(mem->trace,
@@ -122,9 +198,14 @@ memory_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updat
 	struct memory_device *mem = memory_from_device(dev);
 
 	pthread_mutex_lock(&mem->lock);
+	while (mem->gate && !mem->cancel)
+		pthread_cond_wait(&mem->wake, &mem->lock);
 	int error = injected_failure(mem, VL_EPD_MEMORY_SUBMIT);
 	for (size_t i = 0; !error && i < n; i++)
 		error = show_update(mem, &updates[i]);
+	/* what a failed submission took goes with it */
+	for (size_t i = 0; error && i < n; i++)
+		free_snapshot(take_snapshot(mem, updates[i].marker));
 	mem->n_calls++;
 	pthread_mutex_unlock(&mem->lock);
 	errno = error;
@@ -135,6 +216,26 @@ static bool
 memory_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 {
 	return memory_submit_group(dev, update, 1);
+}
+
+static bool
+memory_snapshot(struct vl_epd_device *dev, const struct vl_epd_update *update)
+{
+	struct memory_device *mem = memory_from_device(dev);
+	struct snapshot *snapshot = calloc(1, sizeof(*snapshot));
+
+	if (!snapshot || !(snapshot->pixels = copy_rect(dev, &update->rect))) {
+		free(snapshot);
+		return false;
+	}
+	snapshot->marker = update->marker;
+	snapshot->rect = update->rect;
+	pthread_mutex_lock(&mem->lock);
+	free_snapshot(take_snapshot(mem, update->marker));
+	snapshot->next = mem->snapshots;
+	mem->snapshots = snapshot;
+	pthread_mutex_unlock(&mem->lock);
+	return true;
 }
 
 static void
@@ -226,6 +327,14 @@ memory_destroy(struct vl_epd_device *dev)
 	free(mem->updates);
 	free(mem->submitted);
 	free(mem->calls);
+	for (size_t i = 0; i < mem->n_updates; i++)
+		free(mem->copies[i]);
+	free(mem->copies);
+	while (mem->snapshots) {
+		struct snapshot *snapshot = mem->snapshots;
+		mem->snapshots = snapshot->next;
+		free_snapshot(snapshot);
+	}
 	free(mem->panel);
 	free(mem->base.pixels);
 	free(mem);
@@ -251,11 +360,44 @@ static const struct vl_epd_device_impl memory_group_impl = {
 	.destroy = memory_destroy,
 };
 
+/* Both, copying pixels out as a controller over USB or SPI does. */
+static const struct vl_epd_device_impl memory_copy_out_impl = {
+	.name = "memory",
+	.submit = memory_submit,
+	.snapshot = memory_snapshot,
+	.wait = memory_wait,
+	.release = memory_release,
+	.cancel = memory_cancel,
+	.destroy = memory_destroy,
+};
+
+static const struct vl_epd_device_impl memory_group_copy_out_impl = {
+	.name = "memory",
+	.submit = memory_submit,
+	.submit_group = memory_submit_group,
+	.snapshot = memory_snapshot,
+	.wait = memory_wait,
+	.release = memory_release,
+	.cancel = memory_cancel,
+	.destroy = memory_destroy,
+};
+
+static void
+choose_impl(struct memory_device *mem)
+{
+	bool group = mem->base.group_max > 1;
+
+	if (mem->copy_out)
+		mem->base.impl = group ? &memory_group_copy_out_impl : &memory_copy_out_impl;
+	else
+		mem->base.impl = group ? &memory_group_impl : &memory_impl;
+}
+
 void
 vl_epd_memory_set_group_max(struct vl_epd_device *dev, uint32_t group_max)
 {
 	dev->group_max = group_max;
-	dev->impl = group_max > 1 ? &memory_group_impl : &memory_impl;
+	choose_impl(memory_from_device(dev));
 }
 
 struct vl_epd_device *
@@ -361,4 +503,38 @@ vl_epd_memory_fail(
 	mem->failures[call] = count;
 	mem->failure_error[call] = error;
 	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_gate(struct vl_epd_device *dev, bool closed)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->gate = closed;
+	pthread_cond_broadcast(&mem->wake);
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_set_copy_out(struct vl_epd_device *dev, bool copy_out)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	/* the I/O threads read impl only after the next update is queued */
+	pthread_mutex_lock(&mem->lock);
+	mem->copy_out = copy_out;
+	choose_impl(mem);
+	pthread_mutex_unlock(&mem->lock);
+}
+
+const uint8_t *
+vl_epd_memory_update_pixels(struct vl_epd_device *dev, size_t index)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	const uint8_t *copy = index < mem->n_updates ? mem->copies[index] : NULL;
+	pthread_mutex_unlock(&mem->lock);
+	return copy;
 }

@@ -31,8 +31,25 @@ struct vl_epd_device;
 
 struct vl_epd_device_impl {
 	const char *name;
-	/* Shows what the pixels hold in rect; the marker completes later. */
+	/*
+	 * Shows rect's pixels; the marker completes later. Without snapshot,
+	 * what pixels hold there when the driver takes them (epdfb: when the
+	 * update starts on the panel), which converges on the newest content
+	 * since updates over a pixel reach the panel in order.
+	 */
 	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
+	/*
+	 * Optional, for devices that copy an update's pixels out in submit
+	 * (a controller loaded over USB or SPI): takes rect's pixels for the
+	 * update's marker when the update is queued, on the event loop, right
+	 * after they were written. The event loop may write the rect again
+	 * for a later update before submit runs on the submit thread; submit
+	 * sends what was taken, so each update shows the frame it was made
+	 * for. Taking again for a marker replaces what was taken; what is
+	 * never submitted goes with the device. False when it could not take
+	 * them (no memory): the update is not queued then.
+	 */
+	bool (*snapshot)(struct vl_epd_device *dev, const struct vl_epd_update *update);
 	/*
 	 * Optional: shows n updates (2 to group_max) of one flush in one
 	 * operation of the driver, such as an atomic commit with a damage clip
@@ -165,6 +182,23 @@ size_t vl_epd_memory_calls(struct vl_epd_device *dev, const uint32_t **calls);
  * updates in one call (submit_group), as a DRM device does; 1: one a call.
  */
 void vl_epd_memory_set_group_max(struct vl_epd_device *dev, uint32_t group_max);
+/*
+ * While closed, the memory device's submissions wait before they take any
+ * pixels: updates stay queued behind the one being submitted.
+ */
+void vl_epd_memory_gate(struct vl_epd_device *dev, bool closed);
+/*
+ * Makes the memory device copy each update's pixels out, as a controller
+ * loaded over USB or SPI does: it takes them when the update is queued
+ * (snapshot), sends them when it is submitted, and keeps them for
+ * vl_epd_memory_update_pixels. Set it while no update is queued.
+ */
+void vl_epd_memory_set_copy_out(struct vl_epd_device *dev, bool copy_out);
+/*
+ * With copy_out, the pixels update index of the record took (its rect,
+ * packed, rect.width a row); NULL without.
+ */
+const uint8_t *vl_epd_memory_update_pixels(struct vl_epd_device *dev, size_t index);
 /* What the memory panel shows: the pixels of every update that was submitted. */
 const uint8_t *vl_epd_memory_panel(struct vl_epd_device *dev);
 

@@ -12,6 +12,7 @@
  * them once panel and input are quiet.
  */
 #include <epdfb.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -290,22 +291,34 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	return vl_epd_merge(plans, n, &state->merge);
 }
 
-/* Dithers the plan's pixels of src into the framebuffer. */
-static void
+/*
+ * Dithers the plan's pixels of src into the framebuffer; false when they
+ * could not all be written (no memory for error diffusion, a framebuffer
+ * the pipeline cannot address), and then the update must not go out.
+ */
+static bool
 write_pixels(struct vl_epd_output *output, const struct vl_epd_plan *plan, const uint8_t *src)
 {
 	struct vl_epd_flush_state *state = output->flush_state;
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_gray from = gray_view((uint8_t *)src, dev);
+	bool written;
 
 	if (dev->bpp == 8) {
 		struct vl_epd_gray fb = {dev->pixels, dev->width, dev->height, dev->stride};
-		vl_epd_dither(&fb, &from, &plan->box, plan->choice.levels, plan->choice.dither);
-		return;
+		written = vl_epd_dither(
+			&fb, &from, &plan->box, plan->choice.levels, plan->choice.dither);
+	} else {
+		struct vl_epd_gray scratch = gray_view(state->scratch, dev);
+		written = vl_epd_dither(&scratch, &from, &plan->box, plan->choice.levels,
+				  plan->choice.dither) &&
+			  vl_epd_gray_expand(dev->pixels, dev->stride, &scratch, &plan->box);
 	}
-	struct vl_epd_gray scratch = gray_view(state->scratch, dev);
-	vl_epd_dither(&scratch, &from, &plan->box, plan->choice.levels, plan->choice.dither);
-	vl_epd_gray_expand(dev->pixels, dev->stride, &scratch, &plan->box);
+	if (!written)
+		wlr_log(WLR_ERROR, "cannot write the pixels of %dx%d at %d,%d into the framebuffer",
+			plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1, plan->box.x1,
+			plan->box.y1);
+	return written;
 }
 
 static void
@@ -325,7 +338,10 @@ mark_sent(struct vl_epd_output *output, const pixman_box32_t *box)
 	pixman_region32_fini(&sent_box);
 }
 
-/* Queues the plan's update; its pixels are already in the framebuffer. */
+/*
+ * Queues the plan's update; its pixels are already in the framebuffer, and
+ * a device that copies them out has taken them.
+ */
 static bool
 submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 	struct vl_epd_flush_record *record, const struct vl_epd_waveform_entry *wf, bool flashing)
@@ -343,7 +359,19 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 		.full = plan->full,
 		.marker = output->next_marker,
 	};
-	if (record->n == VL_EPD_MAX_UPDATES_PER_FLUSH || !vl_epd_io_submit(&output->io, &update))
+	const struct vl_epd_device_impl *impl = output->device->impl;
+	if (record->n == VL_EPD_MAX_UPDATES_PER_FLUSH)
+		return false;
+	/*
+	 * A device that copies pixels out takes them now: a later flush may
+	 * write this box again before the submit thread gets to this update.
+	 */
+	if (impl->snapshot && !impl->snapshot(output->device, &update)) {
+		wlr_log(WLR_ERROR, "cannot take the pixels of panel update %" PRIu32,
+			update.marker);
+		return false;
+	}
+	if (!vl_epd_io_submit(&output->io, &update))
 		return false;
 	/* Marker 0 means "no marker" to the driver. */
 	output->next_marker = output->next_marker == UINT32_MAX ? 1 : output->next_marker + 1;
@@ -467,6 +495,35 @@ is_held(const struct vl_epd_output *output, const pixman_box32_t *box)
 	       PIXMAN_REGION_OUT;
 }
 
+/*
+ * A hint goes with the content it came with: where that content went out,
+ * the hint is spent; it stays, shrunk, only over what still waits or failed.
+ * So a one-shot full refresh flashes once, and a change that comes later
+ * without a hint is not taken for hinted content.
+ */
+static void
+keep_hints_of_unsent(struct vl_epd_output *output)
+{
+	struct vl_epd_hint *hints = output->hints.data;
+	size_t n = output->hints.size / sizeof(*hints), kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pixman_region32_t left;
+		pixman_region32_init(&left);
+		pixman_region32_intersect_rect(&left, &output->unsent, hints[i].box.x,
+			hints[i].box.y, hints[i].box.width, hints[i].box.height);
+		if (pixman_region32_not_empty(&left)) {
+			const pixman_box32_t *e = pixman_region32_extents(&left);
+			hints[kept] = hints[i];
+			hints[kept].box =
+				(struct wlr_box){e->x1, e->y1, e->x2 - e->x1, e->y2 - e->y1};
+			kept++;
+		}
+		pixman_region32_fini(&left);
+	}
+	output->hints.size = kept * sizeof(*hints);
+}
+
 bool
 vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, bool everything)
 {
@@ -508,10 +565,13 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		const struct vl_epd_waveform_entry *wf =
 			vl_epd_waveform_find(state->table, plan->choice.waveform);
 		bool flashing = flashes(wf, plan);
-		/* A promoted box may reach past what changed: send it what was committed. */
+		/*
+		 * A promoted box may reach past what changed: send it what was
+		 * committed. What cannot be written or queued is sent again.
+		 */
 		mark_sent(output, &plan->box);
-		write_pixels(output, plan, output->sent);
-		if (!submit(output, plan, record, wf, flashing)) {
+		if (!write_pixels(output, plan, output->sent) ||
+			!submit(output, plan, record, wf, flashing)) {
 			pixman_region32_union_rect(&failed, &failed, plan->box.x1, plan->box.y1,
 				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
 			continue;
@@ -524,10 +584,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	vl_epd_io_kick(&output->io);
 	if (record->n > 0)
 		state->panel_known = true;
-	/* what waits keeps its hints */
 	pixman_region32_copy(&output->unsent, &waiting);
-	if (!pixman_region32_not_empty(&waiting))
-		output->hints.size = 0;
 	pixman_region32_fini(&waiting);
 
 	bool queued = !pixman_region32_not_empty(&failed);
@@ -536,6 +593,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	for (int i = 0; i < n_failed; i++)
 		vl_epd_forget_sent(output, &boxes[i]);
 	pixman_region32_fini(&failed);
+	keep_hints_of_unsent(output);
 	return queued;
 }
 
@@ -638,8 +696,8 @@ vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		bool flashing = flashes(wf, plan);
 		vl_epd_box_clip(&plan->box, output->device->width, output->device->height);
 		/* The panel is cleaned to what it was sent, not to newer content. */
-		write_pixels(output, plan, output->sent);
-		if (!submit(output, plan, record, wf, flashing))
+		if (!write_pixels(output, plan, output->sent) ||
+			!submit(output, plan, record, wf, flashing))
 			continue;
 		vl_epd_ghost_record(
 			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());

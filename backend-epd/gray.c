@@ -3,6 +3,7 @@
  * XRGB8888 or RGB565 to 8-bit luma, the first stage: only damaged pixels
  * are converted, into a panel-sized gray shadow.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <vellum/epd-pipeline.h>
 
@@ -121,21 +122,35 @@ vl_epd_gray_convert_rgb565(const struct vl_epd_gray *gray, const void *rgb565, i
 	return true;
 }
 
-void
+bool
+vl_epd_gray_can_convert(
+	const void *pixels, size_t stride, int32_t width, enum vl_epd_pixel_format format)
+{
+	if (stride > INT32_MAX || width <= 0)
+		return false;
+	if (format == VL_EPD_PIXEL_RGB565)
+		return pixels && ((uintptr_t)pixels & 1) == 0 && (stride & 1) == 0 &&
+		       stride / 2 >= (size_t)width;
+	return xrgb_usable(pixels, (int32_t)stride, width);
+}
+
+bool
 vl_epd_gray_convert_region(const struct vl_epd_gray *gray, const void *pixels, int32_t stride,
 	enum vl_epd_pixel_format format, const pixman_region32_t *damage)
 {
+	bool converted = true;
 	int n;
 
 	if (!damage)
-		return;
+		return false;
 	const pixman_box32_t *rects = pixman_region32_rectangles(damage, &n);
 	for (int i = 0; i < n; i++) {
 		if (format == VL_EPD_PIXEL_RGB565)
-			vl_epd_gray_convert_rgb565(gray, pixels, stride, &rects[i]);
+			converted &= vl_epd_gray_convert_rgb565(gray, pixels, stride, &rects[i]);
 		else
-			vl_epd_gray_convert(gray, pixels, stride, &rects[i]);
+			converted &= vl_epd_gray_convert(gray, pixels, stride, &rects[i]);
 	}
+	return converted;
 }
 
 bool

@@ -55,6 +55,12 @@ format_supported(uint32_t format)
 	       format == DRM_FORMAT_RGB565;
 }
 
+static enum vl_epd_pixel_format
+pixel_format(uint32_t format)
+{
+	return format == DRM_FORMAT_RGB565 ? VL_EPD_PIXEL_RGB565 : VL_EPD_PIXEL_XRGB8888;
+}
+
 static bool
 output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 {
@@ -116,6 +122,13 @@ output_test(struct wlr_output *wlr_output, const struct wlr_output_state *state)
 		if (!format_supported(format)) {
 			wlr_log(WLR_DEBUG, "buffer format 0x%" PRIx32 " is not XRGB8888 or RGB565",
 				format);
+			return false;
+		}
+		if (!vl_epd_gray_can_convert(data, stride, buffer->width, pixel_format(format))) {
+			wlr_log(WLR_DEBUG,
+				"buffer of format 0x%" PRIx32 " with stride %zu cannot be read as "
+				"%d pixels a row",
+				format, stride, buffer->width);
 			return false;
 		}
 	}
@@ -707,16 +720,18 @@ commit_damage(const struct vl_epd_output *output, const struct wlr_output_state 
 		pixman_region32_intersect(damage, damage, (pixman_region32_t *)&state->damage);
 }
 
-static void
+/* Converts the damaged pixels into the gray shadow; output_test made sure it can. */
+static bool
 read_buffer(struct vl_epd_output *output, const pixman_region32_t *damage, void *data,
 	uint32_t format, size_t stride)
 {
 	const struct vl_epd_device *dev = output->device;
 	struct vl_epd_gray gray = {output->gray, dev->width, dev->height, dev->width};
 
-	vl_epd_gray_convert_region(&gray, data, stride,
-		format == DRM_FORMAT_RGB565 ? VL_EPD_PIXEL_RGB565 : VL_EPD_PIXEL_XRGB8888, damage);
-	pixman_region32_union(&output->unsent, &output->unsent, (pixman_region32_t *)damage);
+	if (!vl_epd_gray_can_convert(data, stride, dev->width, pixel_format(format)))
+		return false;
+	return vl_epd_gray_convert_region(
+		&gray, data, (int32_t)stride, pixel_format(format), damage);
 }
 
 /*
@@ -793,19 +808,31 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 		free(commit);
 		return false;
 	}
+	pixman_region32_t damage;
+	if (has_content) {
+		commit_damage(output, state, &damage);
+		bool converted = read_buffer(output, &damage, data, format, stride);
+		wlr_buffer_end_data_ptr_access(state->buffer);
+		if (!converted) {
+			/* wlroots keeps the damage of a failed commit for the next one */
+			wlr_log(WLR_ERROR, "cannot read the committed buffer");
+			pixman_region32_fini(&damage);
+			free(commit);
+			return false;
+		}
+	} else {
+		pixman_region32_init(&damage);
+	}
 	output->enabled = true;
 	output->last_commit_unchanged = true;
 	if (has_content) {
-		pixman_region32_t damage;
-		commit_damage(output, state, &damage);
 		output->last_commit_unchanged = !pixman_region32_not_empty(&damage);
 		hold_split_changes(output, &damage);
-		read_buffer(output, &damage, data, format, stride);
-		pixman_region32_fini(&damage);
-		wlr_buffer_end_data_ptr_access(state->buffer);
+		pixman_region32_union(&output->unsent, &output->unsent, &damage);
 		/* The panel will show the newest content: older unsent content is superseded. */
 		discard_pending(output, &output->next_feedback);
 	}
+	pixman_region32_fini(&damage);
 	take_hints(output);
 
 	commit->seq = wlr_output->commit_seq + 1;

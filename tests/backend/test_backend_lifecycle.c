@@ -13,11 +13,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <cmocka.h>
 #include <vellum/epd-pipeline.h>
+#include <wlr/interfaces/wlr_buffer.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 
@@ -754,6 +756,143 @@ test_render_format_change(void **state)
 	finish(&f);
 }
 
+/*
+ * A buffer whose rows the gray stage cannot read as they are laid out: a
+ * stride too short for the panel's width, or not a whole number of pixels.
+ */
+struct bad_buffer {
+	struct wlr_buffer base;
+	uint32_t *pixels;
+	uint32_t format;
+	size_t stride;
+};
+
+static void
+bad_buffer_destroy(struct wlr_buffer *buffer)
+{
+	struct bad_buffer *bad = wl_container_of(buffer, bad, base);
+
+	free(bad->pixels);
+	free(bad);
+}
+
+static bool
+bad_buffer_begin_access(
+	struct wlr_buffer *buffer, uint32_t flags, void **data, uint32_t *format, size_t *stride)
+{
+	struct bad_buffer *bad = wl_container_of(buffer, bad, base);
+	(void)flags;
+
+	*data = bad->pixels;
+	*format = bad->format;
+	*stride = bad->stride;
+	return true;
+}
+
+static void
+bad_buffer_end_access(struct wlr_buffer *buffer)
+{
+	(void)buffer;
+}
+
+static const struct wlr_buffer_impl bad_buffer_impl = {
+	.destroy = bad_buffer_destroy,
+	.begin_data_ptr_access = bad_buffer_begin_access,
+	.end_data_ptr_access = bad_buffer_end_access,
+};
+
+static struct wlr_buffer *
+bad_buffer_create(uint32_t format, size_t stride)
+{
+	struct bad_buffer *bad = calloc(1, sizeof(*bad));
+
+	assert_non_null(bad);
+	/* black, and room for every row at the panel's own stride */
+	bad->pixels = calloc((size_t)W * H, 4);
+	assert_non_null(bad->pixels);
+	bad->format = format;
+	bad->stride = stride;
+	wlr_buffer_init(&bad->base, &bad_buffer_impl, W, H);
+	return &bad->base;
+}
+
+/*
+ * A buffer the gray stage cannot convert is refused by the test and by the
+ * commit, and nothing of it reaches the panel. The render format changes
+ * with it (from XRGB8888), as when wlroots sets up a swapchain: otherwise
+ * the buffer would be refused as one for direct scanout.
+ */
+static void
+test_unconvertible_buffer_refused(void **state)
+{
+	static const struct {
+		uint32_t format;
+		size_t stride;
+	} cases[] = {
+		{DRM_FORMAT_ARGB8888, W * 4 - 4},
+		{DRM_FORMAT_ARGB8888, W * 4 + 2},
+		{DRM_FORMAT_RGB565, W * 2 - 2},
+		{DRM_FORMAT_RGB565, W * 2 + 1},
+		{DRM_FORMAT_ARGB8888, (size_t)INT32_MAX + 4},
+	};
+	struct fixture f;
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	show(&f);
+	size_t before = n_updates(&f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct wlr_buffer *buffer = bad_buffer_create(cases[i].format, cases[i].stride);
+		struct wlr_output_state output_state;
+		wlr_output_state_init(&output_state);
+		wlr_output_state_set_render_format(&output_state, cases[i].format);
+		wlr_output_state_set_buffer(&output_state, buffer);
+		print_message("format 0x%x stride %zu\n", cases[i].format, cases[i].stride);
+		assert_false(wlr_output_test_state(f.h.output, &output_state));
+		assert_false(wlr_output_commit_state(f.h.output, &output_state));
+		wlr_output_state_finish(&output_state);
+		wlr_buffer_drop(buffer);
+	}
+	scene_harness_idle(&f.h, 50);
+	assert_int_equal(n_updates(&f), before);
+	assert_int_equal(panel_at(&f, 10, 10), 255);
+	finish(&f);
+}
+
+/*
+ * Content the pipeline could not write into the framebuffer (here its
+ * stride made unusable for one flush) is neither submitted with the old
+ * pixels nor taken for sent: it goes out with the retry.
+ */
+static void
+test_failed_write_is_retried(void **state)
+{
+	struct fixture f;
+	struct settle settle = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	show(&f);
+	size_t before = n_updates(&f);
+
+	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	uint32_t stride = f.device->stride;
+	f.device->stride = 0;
+	/* the flush runs within the commit */
+	commit_now(&f, &settle);
+	f.device->stride = stride;
+	assert_int_equal(n_updates(&f), before);
+	run_until_called(&f, &settle);
+	assert_true(settle.settled);
+	assert_int_equal(n_updates(&f), before + 1);
+	assert_int_equal(update_at(&f, before)->rect.left, 60);
+	assert_int_equal(panel_at(&f, 65, 65), 0);
+	finish(&f);
+}
+
 static void
 handle_backend_destroy(struct wl_listener *listener, void *data)
 {
@@ -808,6 +947,8 @@ main(void)
 		cmocka_unit_test(test_hint_out_of_range),
 		cmocka_unit_test(test_ghost_promotion),
 		cmocka_unit_test(test_render_format_change),
+		cmocka_unit_test(test_unconvertible_buffer_refused),
+		cmocka_unit_test(test_failed_write_is_retried),
 		cmocka_unit_test(test_event_loop_destroyed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,6 +95,15 @@ settle_loop(struct fixture *f)
 	scene_harness_idle(&f->h, 50);
 }
 
+/* Runs the loop until the device has n updates in its record; fails after 10 s. */
+static void
+wait_updates(struct fixture *f, size_t n)
+{
+	for (int i = 0; i < 200 && n_updates(f) < n; i++)
+		scene_harness_idle(&f->h, 50);
+	assert_true(n_updates(f) >= n);
+}
+
 /*
  * Five areas apart from each other, committed one after the other while
  * the panel shows the first: each goes to the panel at once, and the
@@ -303,6 +312,101 @@ test_hinted_split_change_waits_alone(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A full-refresh hint flashes the content it came with, once: while an X11
+ * window's change waits for its merge window, a later change in the
+ * flashed area, which no hint came with, goes out without a flash.
+ */
+static void
+test_full_refresh_hint_flashes_once(void **state)
+{
+	struct fixture f;
+	/* long enough to wait through the rest of the test on any machine */
+	struct vl_epd_hint x11 = {.box = {300, 20, 60, 60}, .merge_window_ms = 60000};
+	struct vl_epd_hint refresh = {.box = {30, 40, 50, 60}, .full_refresh = true};
+	(void)state;
+
+	start(&f);
+	size_t before = n_updates(&f);
+	scene_harness_rect(&f.h, 310, 30, 20, 20, 0);
+	vl_epd_output_add_hint(f.h.output, &x11);
+	vl_epd_output_add_hint(f.h.output, &refresh);
+	assert_true(scene_harness_commit(&f.h));
+	/* the flash goes; the X11 window's change waits */
+	wait_updates(&f, before + 1);
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before + 1);
+	const struct vl_epd_update *u = update_at(&f, before);
+	assert_true(u->full);
+	assert_int_equal(u->waveform, WAVEFORM_MODE_GC16);
+	assert_int_equal(u->rect.left, 30);
+	assert_int_equal(u->rect.top, 40);
+
+	scene_harness_rect(&f.h, 40, 50, 10, 10, 0);
+	assert_true(scene_harness_commit(&f.h));
+	wait_updates(&f, before + 2);
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before + 2);
+	u = update_at(&f, before + 1);
+	assert_false(u->full);
+	assert_int_equal(u->waveform, WAVEFORM_MODE_DU);
+	assert_int_equal(u->rect.left, 40);
+	assert_int_equal(u->rect.width, 10);
+	assert_int_equal(f.device->pixels[55 * W + 45], 0);
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * A device that copies each update's pixels out when it submits it (a
+ * controller over USB or SPI) gets the pixels of the frame the update was
+ * made for, even when a later frame writes part of its box while it waits
+ * to be submitted: no update shows a mix of two frames.
+ */
+static void
+test_queued_update_keeps_its_pixels(void **state)
+{
+	struct fixture f;
+	(void)state;
+
+	start(&f);
+	vl_epd_memory_set_copy_out(f.device, true);
+	size_t before = n_updates(&f);
+	/* the first update waits in its submission, and the second behind it */
+	vl_epd_memory_gate(f.device, true);
+	scene_harness_rect(&f.h, 100, 100, 100, 100, 0);
+	assert_true(scene_harness_commit(&f.h));
+	/* over the right half of the first box */
+	scene_harness_rect(&f.h, 150, 120, 100, 60, 255);
+	assert_true(scene_harness_commit(&f.h));
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before);
+	vl_epd_memory_gate(f.device, false);
+	wait_updates(&f, before + 2);
+
+	const struct vl_epd_update *first = update_at(&f, before);
+	assert_int_equal(first->rect.left, 100);
+	assert_int_equal(first->rect.top, 100);
+	assert_int_equal(first->rect.width, 100);
+	assert_int_equal(first->rect.height, 100);
+	const uint8_t *pixels = vl_epd_memory_update_pixels(f.device, before);
+	assert_non_null(pixels);
+	for (uint32_t i = 0; i < first->rect.width * first->rect.height; i++) {
+		if (pixels[i] != 0)
+			fail_msg("the first frame's update has %u at %u,%u", pixels[i],
+				first->rect.left + i % first->rect.width,
+				first->rect.top + i / first->rect.width);
+	}
+	const struct vl_epd_update *second = update_at(&f, before + 1);
+	assert_int_equal(second->rect.left, 150);
+	pixels = vl_epd_memory_update_pixels(f.device, before + 1);
+	assert_non_null(pixels);
+	assert_int_equal(pixels[0], 255);
+	/* and the panel ends with the second frame */
+	assert_int_equal(vl_epd_memory_panel(f.device)[150 * W + 175], 255);
+	assert_int_equal(vl_epd_memory_panel(f.device)[150 * W + 125], 0);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -312,6 +416,8 @@ main(void)
 		cmocka_unit_test(test_commit_shown_when_every_area_is),
 		cmocka_unit_test(test_split_change_costs_one_update),
 		cmocka_unit_test(test_hinted_split_change_waits_alone),
+		cmocka_unit_test(test_full_refresh_hint_flashes_once),
+		cmocka_unit_test(test_queued_update_keeps_its_pixels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -307,10 +307,37 @@ test_bad_inputs(void **state)
 		for (int32_t x = 0; x < 8; x++)
 			assert_int_equal(*gray_at(&gray, x, y), x < 3 && y >= 6 ? 255 : 0x11);
 	}
-	vl_epd_gray_convert_region(&gray, xrgb, 32, VL_EPD_PIXEL_XRGB8888, NULL);
+	assert_false(vl_epd_gray_convert_region(&gray, xrgb, 32, VL_EPD_PIXEL_XRGB8888, NULL));
+	pixman_region32_t region;
+	pixman_region32_init_rect(&region, 0, 0, 8, 8);
+	assert_false(vl_epd_gray_convert_region(&gray, xrgb, 30, VL_EPD_PIXEL_XRGB8888, &region));
+	assert_true(vl_epd_gray_convert_region(&gray, xrgb, 32, VL_EPD_PIXEL_XRGB8888, &region));
+	pixman_region32_fini(&region);
 	assert_false(vl_epd_gray_expand(NULL, 32, &gray, &box));
 	assert_false(vl_epd_gray_expand(xrgb, 32, NULL, &box));
 	gray_free(&gray);
+}
+
+/* What a buffer must be for the gray stage to read it: alignment and stride. */
+static void
+test_can_convert(void **state)
+{
+	static uint32_t pixels[16];
+	(void)state;
+
+	assert_true(vl_epd_gray_can_convert(pixels, 32, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_true(vl_epd_gray_can_convert(pixels, 64, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_false(vl_epd_gray_can_convert(pixels, 28, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_false(vl_epd_gray_can_convert(pixels, 34, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_false(vl_epd_gray_can_convert((uint8_t *)pixels + 2, 32, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_false(vl_epd_gray_can_convert(NULL, 32, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_false(
+		vl_epd_gray_can_convert(pixels, (size_t)INT32_MAX + 1, 8, VL_EPD_PIXEL_XRGB8888));
+	assert_true(vl_epd_gray_can_convert(pixels, 16, 8, VL_EPD_PIXEL_RGB565));
+	assert_false(vl_epd_gray_can_convert(pixels, 14, 8, VL_EPD_PIXEL_RGB565));
+	assert_false(vl_epd_gray_can_convert(pixels, 17, 8, VL_EPD_PIXEL_RGB565));
+	assert_false(vl_epd_gray_can_convert((uint8_t *)pixels + 1, 16, 8, VL_EPD_PIXEL_RGB565));
+	assert_false(vl_epd_gray_can_convert(pixels, 32, 0, VL_EPD_PIXEL_XRGB8888));
 }
 
 int
@@ -327,6 +354,7 @@ main(void)
 		cmocka_unit_test(test_region_rgb565),
 		cmocka_unit_test(test_expand_round_trip),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_can_convert),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,8 +88,19 @@ enum vl_epd_pixel_format {
 bool vl_epd_gray_convert_rgb565(const struct vl_epd_gray *gray, const void *rgb565, int32_t stride,
 	const pixman_box32_t *box);
 
-/* vl_epd_gray_convert() or vl_epd_gray_convert_rgb565() on every rect of damage. */
-void vl_epd_gray_convert_region(const struct vl_epd_gray *gray, const void *pixels, int32_t stride,
+/*
+ * Whether an image of format whose rows start stride bytes apart at pixels
+ * can be converted into a gray image width pixels wide: alignment, and a
+ * stride that holds a row and fits the converters' int32_t.
+ */
+bool vl_epd_gray_can_convert(
+	const void *pixels, size_t stride, int32_t width, enum vl_epd_pixel_format format);
+
+/*
+ * vl_epd_gray_convert() or vl_epd_gray_convert_rgb565() on every rect of
+ * damage (which lies within gray); false if any rect could not be converted.
+ */
+bool vl_epd_gray_convert_region(const struct vl_epd_gray *gray, const void *pixels, int32_t stride,
 	enum vl_epd_pixel_format format, const pixman_region32_t *damage);
 
 /*
