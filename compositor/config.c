@@ -12,6 +12,7 @@
 #include <ini.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,12 +260,15 @@ set_rotation(struct load *load, const char *value)
 
 /*
  * auto, or a decimal number such as 2 or 1.75, read exactly as written (no
- * locale, no exponent): digits over a power of ten, one rounding.
+ * locale, no exponent): digits over a power of ten, one rounding. The
+ * digits of a scale up to 1000 with nine decimals need more than 32 bits,
+ * which unsigned long is on 32-bit ARM.
  */
 static bool
 set_scale(struct load *load, const char *value)
 {
-	unsigned long whole, numerator, denominator = 1;
+	unsigned long whole;
+	uint64_t numerator, denominator = 1;
 	const char *p;
 
 	if (strcmp(value, "auto") == 0) {
@@ -275,7 +279,7 @@ set_scale(struct load *load, const char *value)
 		numerator = whole;
 		if (*p == '.' && p[1])
 			for (p++; *p >= '0' && *p <= '9' && denominator < 1000000000; p++) {
-				numerator = numerator * 10 + (unsigned long)(*p - '0');
+				numerator = numerator * 10 + (uint64_t)(*p - '0');
 				denominator *= 10;
 			}
 		double scale = (double)numerator / (double)denominator;

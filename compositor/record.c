@@ -7,14 +7,22 @@
  * DIR/panel.pgm and DIR/panel.png, the final panel, and
  * DIR/panel-frames.png, the demo's contact sheet: up to 16 of this
  * recording's frames with the updates drawn over them (tools/panel-sheet's).
+ *
+ * The recording is the user's alone, wherever DIR is (such as /tmp): DIR and
+ * DIR/frames are made 0700, or taken when they exist only if they are the
+ * user's own directories and no one else may write in them, and every file
+ * is made new (0600) through the directories opened once, never through a
+ * symbolic link, so that nothing another user planted is written over.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <wlr/util/log.h>
 
 #include "panel-image.h"
@@ -29,17 +37,45 @@
 
 struct vl_record {
 	char *dir;
-	uint64_t *frames; /* the ns of each frame written, in order */
+	int dir_fd, frames_fd; /* DIR and DIR/frames, checked once */
+	uint64_t *frames;      /* the ns of each frame written, in order */
 	size_t n_frames, frames_capacity;
 };
 
-static bool
-make_dir(const char *path, char *error, size_t error_size)
+/*
+ * Opens the directory name (in parent_fd), made 0700 if it is not there; a
+ * link, or a directory another user owns or may write in, is refused.
+ */
+static int
+open_private_dir(int parent_fd, const char *name, const char *path, char *error, size_t error_size)
 {
-	if (mkdir(path, 0755) == 0 || errno == EEXIST)
-		return true;
-	snprintf(error, error_size, "--record: cannot create %s: %s", path, strerror(errno));
-	return false;
+	struct stat st;
+
+	if (mkdirat(parent_fd, name, 0700) != 0 && errno != EEXIST) {
+		snprintf(
+			error, error_size, "--record: cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int open_errno = errno;
+		bool link = fstatat(parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(st.st_mode);
+		snprintf(error, error_size, "--record: cannot open %s: %s", path,
+			link ? "a symbolic link, not a directory" : strerror(open_errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(error, error_size, "--record: %s: %s", path, strerror(errno));
+	} else if (st.st_uid != geteuid()) {
+		snprintf(error, error_size, "--record: %s belongs to another user", path);
+	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(error, error_size, "--record: others may write in %s", path);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
 }
 
 struct vl_record *
@@ -54,7 +90,13 @@ vl_record_start(const char *dir, char *error, size_t error_size)
 		return NULL;
 	}
 	snprintf(frames, sizeof(frames), "%s/frames", dir);
-	if (!make_dir(dir, error, error_size) || !make_dir(frames, error, error_size)) {
+	record->dir_fd = open_private_dir(AT_FDCWD, dir, dir, error, error_size);
+	record->frames_fd = record->dir_fd >= 0 ? open_private_dir(record->dir_fd, "frames", frames,
+							  error, error_size)
+						: -1;
+	if (record->frames_fd < 0) {
+		if (record->dir_fd >= 0)
+			close(record->dir_fd);
 		free(record->dir);
 		free(record);
 		return NULL;
@@ -62,10 +104,27 @@ vl_record_start(const char *dir, char *error, size_t error_size)
 	return record;
 }
 
-static bool
-write_pgm(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height)
+/*
+ * A new file name in dir_fd, 0600, for writing: what was there under that
+ * name (a previous recording's file, or a link) is removed, not written to.
+ */
+static FILE *
+create_file(int dir_fd, const char *name)
 {
-	FILE *f = fopen(path, "wb");
+	if (unlinkat(dir_fd, name, 0) != 0 && errno != ENOENT)
+		return NULL;
+	int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *file = fd >= 0 ? fdopen(fd, "wb") : NULL;
+
+	if (!file && fd >= 0)
+		close(fd);
+	return file;
+}
+
+static bool
+write_pgm(int dir_fd, const char *name, const uint8_t *pixels, uint32_t width, uint32_t height)
+{
+	FILE *f = create_file(dir_fd, name);
 
 	if (!f)
 		return false;
@@ -78,11 +137,11 @@ void
 vl_record_frame(struct vl_record *record, const uint8_t *frame, uint32_t width, uint32_t height,
 	uint64_t ns)
 {
-	char path[PATH_MAX];
+	char name[32];
 
-	snprintf(path, sizeof(path), "%s/frames/%" PRIu64 ".pgm", record->dir, ns);
-	if (!write_pgm(path, frame, width, height)) {
-		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
+	snprintf(name, sizeof(name), "%" PRIu64 ".pgm", ns);
+	if (!write_pgm(record->frames_fd, name, frame, width, height)) {
+		wlr_log_errno(WLR_ERROR, "--record: cannot write %s/frames/%s", record->dir, name);
 		return;
 	}
 	if (record->n_frames == record->frames_capacity) {
@@ -99,16 +158,13 @@ vl_record_frame(struct vl_record *record, const uint8_t *frame, uint32_t width, 
 static void
 write_updates(struct vl_record *record, struct vl_panel_model *model)
 {
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/updates.txt", record->dir);
 	char *text = vl_panel_model_trace_text(model);
-	FILE *f = text ? fopen(path, "w") : NULL;
+	FILE *f = text ? create_file(record->dir_fd, "updates.txt") : NULL;
 	bool ok = f && fputs(text, f) >= 0;
 	if (f && fclose(f) != 0)
 		ok = false;
 	if (!ok)
-		wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
+		wlr_log_errno(WLR_ERROR, "--record: cannot write %s/updates.txt", record->dir);
 	free(text);
 }
 
@@ -116,51 +172,69 @@ write_updates(struct vl_record *record, struct vl_panel_model *model)
 static void
 write_sheet(struct vl_record *record, uint32_t width)
 {
-	char sheet_path[PATH_MAX], trace_path[PATH_MAX], *picked[SHEET_FRAMES];
+	char *picked[SHEET_FRAMES];
 	size_t n = record->n_frames, count = n < SHEET_FRAMES ? n : SHEET_FRAMES, named = 0;
 
 	if (n == 0)
 		return;
 	for (; named < count; named++) {
 		uint64_t ns = record->frames[count > 1 ? named * (n - 1) / (count - 1) : 0];
-		if (asprintf(&picked[named], "%s/frames/%" PRIu64 ".pgm", record->dir, ns) < 0)
+		if (asprintf(&picked[named], "frames/%" PRIu64 ".pgm", ns) < 0)
 			break;
 	}
-	snprintf(sheet_path, sizeof(sheet_path), "%s/panel-frames.png", record->dir);
-	snprintf(trace_path, sizeof(trace_path), "%s/updates.txt", record->dir);
 	double scale = fmin(1.0, SHEET_THUMB_WIDTH / width);
-	if (named < count || panel_sheet_make(sheet_path, trace_path, SHEET_COLUMNS, scale, 0,
-				     picked, (int)count) != 0)
-		wlr_log(WLR_ERROR, "--record: cannot write %s", sheet_path);
+	FILE *sheet = named == count ? create_file(record->dir_fd, "panel-frames.png") : NULL;
+	bool ok = sheet && panel_sheet_write(sheet, "panel-frames.png", record->dir_fd,
+				   "updates.txt", SHEET_COLUMNS, scale, 0, picked, (int)count) == 0;
+	if (sheet && fclose(sheet) != 0)
+		ok = false;
+	if (!ok)
+		wlr_log(WLR_ERROR, "--record: cannot write %s/panel-frames.png", record->dir);
 	for (size_t i = 0; i < named; i++)
 		free(picked[i]);
+}
+
+/* The final panel, as PGM and PNG. */
+static void
+write_panel(struct vl_record *record, struct vl_panel_model *model)
+{
+	struct gray_image image = {
+		.width = (int)vl_panel_model_width(model),
+		.height = (int)vl_panel_model_height(model),
+	};
+
+	image.pixels = malloc((size_t)image.width * image.height);
+	if (!image.pixels)
+		return;
+	vl_panel_model_read(model, image.pixels);
+	if (!write_pgm(record->dir_fd, "panel.pgm", image.pixels, image.width, image.height))
+		wlr_log_errno(WLR_ERROR, "--record: cannot write %s/panel.pgm", record->dir);
+	cairo_surface_t *surface = panel_image_surface(&image);
+	FILE *png = cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+			    ? create_file(record->dir_fd, "panel.png")
+			    : NULL;
+	bool ok = png && panel_image_write_png_file(surface, png, "panel.png");
+	if (png && fclose(png) != 0)
+		ok = false;
+	if (!ok)
+		wlr_log(WLR_ERROR, "--record: cannot write %s/panel.png", record->dir);
+	cairo_surface_destroy(surface);
+	free(image.pixels);
 }
 
 void
 vl_record_finish(struct vl_record *record, struct vl_panel_model *model)
 {
-	char path[PATH_MAX];
-
 	if (!record)
 		return;
 	if (model) {
-		uint32_t width = vl_panel_model_width(model), height = vl_panel_model_height(model);
-		uint8_t *panel = malloc((size_t)width * height);
-		snprintf(path, sizeof(path), "%s/panel.pgm", record->dir);
-		if (panel) {
-			vl_panel_model_read(model, panel);
-			if (!write_pgm(path, panel, width, height))
-				wlr_log_errno(WLR_ERROR, "--record: cannot write %s", path);
-		}
-		free(panel);
-		char png_path[PATH_MAX];
-		snprintf(png_path, sizeof(png_path), "%s/panel.png", record->dir);
-		if (panel_image_convert(path, png_path) != 0)
-			wlr_log(WLR_ERROR, "--record: cannot write %s", png_path);
+		write_panel(record, model);
 		write_updates(record, model);
-		write_sheet(record, width);
+		write_sheet(record, vl_panel_model_width(model));
 	}
 	wlr_log(WLR_INFO, "recorded %zu frames in %s", record->n_frames, record->dir);
+	close(record->frames_fd);
+	close(record->dir_fd);
 	free(record->frames);
 	free(record->dir);
 	free(record);

@@ -14,7 +14,11 @@
 struct vl_record;
 struct vl_panel_model;
 
-/* Creates DIR and DIR/frames; NULL with a message in error on failure. */
+/*
+ * Creates DIR and DIR/frames (0700), or takes them when they are the user's
+ * own and no one else may write in them; NULL with a message in error
+ * otherwise.
+ */
 struct vl_record *vl_record_start(const char *dir, char *error, size_t error_size);
 /* A frame of the panel, 8-bit gray, as shown at ns (CLOCK_MONOTONIC). */
 void vl_record_frame(struct vl_record *record, const uint8_t *frame, uint32_t width,

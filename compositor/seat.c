@@ -464,6 +464,23 @@ off_panel_button(struct vl_seat *seat, const struct wlr_pointer_button_event *ev
 	return true;
 }
 
+/*
+ * A pointer button goes down, the mouse's or the pen's tip: the first one
+ * starts a drag, whose motions go to the surface under the pointer relative
+ * to where that surface was at the press.
+ */
+static void
+pointer_pressed(struct vl_seat *seat)
+{
+	struct wlr_seat_pointer_state *state = &seat->seat->pointer_state;
+
+	vl_layers_handle_press(seat->server, state->focused_surface);
+	if (state->button_count == 0) {
+		seat->press_origin_x = seat->cursor->x - state->sx;
+		seat->press_origin_y = seat->cursor->y - state->sy;
+	}
+}
+
 static void
 handle_button(struct wl_listener *listener, void *data)
 {
@@ -474,13 +491,8 @@ handle_button(struct wl_listener *listener, void *data)
 	if (off_panel_button(seat, event))
 		return;
 	notify_activity(seat, VL_EPD_INPUT_POINTER);
-	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED) {
-		vl_layers_handle_press(seat->server, state->focused_surface);
-		if (state->button_count == 0) {
-			seat->press_origin_x = seat->cursor->x - state->sx;
-			seat->press_origin_y = seat->cursor->y - state->sy;
-		}
-	}
+	if (event->state == WL_POINTER_BUTTON_STATE_PRESSED)
+		pointer_pressed(seat);
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, event->button, event->state);
 	/* the drag is over: the surface under the pointer now has it */
 	if (event->state == WL_POINTER_BUTTON_STATE_RELEASED && state->button_count == 0)
@@ -738,7 +750,7 @@ handle_tablet_tip(struct wl_listener *listener, void *data)
 	if (!maps_to_panel(seat, &event->tablet->base))
 		return;
 	if (down)
-		vl_layers_handle_press(seat->server, seat->seat->pointer_state.focused_surface);
+		pointer_pressed(seat);
 	wlr_seat_pointer_notify_button(seat->seat, event->time_msec, BTN_LEFT,
 		down ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED);
 	wlr_seat_pointer_notify_frame(seat->seat);

@@ -182,7 +182,46 @@ start_xwayland(struct vl_server *server)
 	wl_signal_add(&server->xwayland->events.new_surface, &server->new_xwayland_surface);
 	server->xwayland_ready.notify = handle_xwayland_ready;
 	wl_signal_add(&server->xwayland->events.ready, &server->xwayland_ready);
-	setenv("DISPLAY", server->xwayland->display_name, true);
+}
+
+/* What vellum sets in its own environment for wlroots, read once they are created. */
+static const char *const wlroots_variables[VL_WLROOTS_VARIABLES] = {
+	"WLR_RENDERER",
+	"WLR_LIBINPUT_NO_DEVICES",
+};
+
+static bool
+keep_given_environment(struct vl_server *server)
+{
+	for (size_t i = 0; i < VL_WLROOTS_VARIABLES; i++) {
+		const char *value = getenv(wlroots_variables[i]);
+		if (value && !(server->given_env[i] = strdup(value)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The application's environment, as vellum(1) describes it: WAYLAND_DISPLAY
+ * is vellum's socket, DISPLAY Xwayland's or unset (never the display vellum
+ * was started with, which with the preview is the desktop's), and what
+ * vellum set for wlroots is as vellum was given it. Set once wlroots has
+ * read what it needs, before the application starts.
+ */
+static void
+set_application_environment(struct vl_server *server)
+{
+	for (size_t i = 0; i < VL_WLROOTS_VARIABLES; i++) {
+		if (server->given_env[i])
+			setenv(wlroots_variables[i], server->given_env[i], true);
+		else
+			unsetenv(wlroots_variables[i]);
+	}
+	if (server->xwayland)
+		setenv("DISPLAY", server->xwayland->display_name, true);
+	else
+		unsetenv("DISPLAY");
+	setenv("WAYLAND_DISPLAY", server->socket, true);
 }
 
 bool
@@ -197,6 +236,10 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 		return false;
 	}
 	server->loop = wl_display_get_event_loop(server->display);
+	if (!server->embedded && !keep_given_environment(server)) {
+		snprintf(error, error_size, "out of memory");
+		return false;
+	}
 	/* the panel's output reads what it renders: pixman, whatever the desktop has */
 	if (vl_preview_wanted(server))
 		setenv("WLR_RENDERER", "pixman", true);
@@ -259,8 +302,8 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 	}
 	if (!vl_preview_start(server, error, error_size))
 		return false;
-	if (server->socket)
-		setenv("WAYLAND_DISPLAY", server->socket, true);
+	if (!server->embedded)
+		set_application_environment(server);
 	/* the devices there are at the start have come */
 	vl_seat_report_touch_device(server->seat);
 	return true;
@@ -269,6 +312,10 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 void
 vl_server_finish(struct vl_server *server)
 {
+	for (size_t i = 0; i < VL_WLROOTS_VARIABLES; i++) {
+		free(server->given_env[i]);
+		server->given_env[i] = NULL;
+	}
 	if (!server->display)
 		return;
 	server->shutting_down = true;

@@ -22,6 +22,9 @@ struct wlr_input_device;
 struct wlr_scene_node;
 struct wlr_surface;
 
+/* How many variables of its own environment vellum sets for wlroots. */
+#define VL_WLROOTS_VARIABLES 2
+
 struct vl_server {
 	struct wl_display *display;
 	struct wl_event_loop *loop;
@@ -89,6 +92,11 @@ struct vl_server {
 	 * devices through vl_seat_add_input().
 	 */
 	bool embedded;
+	/*
+	 * The variables vellum sets for wlroots (WLR_RENDERER, ...), as vellum
+	 * was given them (NULL: unset): the application gets these.
+	 */
+	char *given_env[VL_WLROOTS_VARIABLES];
 	bool shutting_down;
 	/* the last frames of windows that went are in views_tree (output.c) */
 	bool frames_kept;

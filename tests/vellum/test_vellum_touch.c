@@ -8,6 +8,10 @@
  * tablet-v2 as a tablet tool (and not as the pointer), the others as the
  * pointer. Where the marker is, is read back from the
  * panel, so the test holds whichever way a rotation turns the picture.
+ *
+ * A pen stroke as the pointer on a dialog (which vellum centres, away from
+ * the panel's corner) reaches it in the dialog's own coordinates all the
+ * way: from the press at the marker to the release where the pen is lifted.
  */
 #include <math.h>
 #include <signal.h>
@@ -94,6 +98,50 @@ run_rotation(struct epd *d, int rotation, bool tablet, int touch, int pen)
 	CHECK_EQ(vellum_wait(&run, 60), 0);
 }
 
+#define DRAG_X 40
+#define DRAG_Y 24
+
+static void
+run_pen_drag(struct epd *d, int pen)
+{
+	char line[256], marker_x[16], marker_y[16];
+	struct vellum_run run;
+	struct vellum_box box;
+
+	epd_phase("a pen drag on a dialog, the pen as the pointer");
+	vellum_panel_clear(d);
+	epd_trace_clear(d);
+	snprintf(marker_x, sizeof(marker_x), "%d", MARKER_X);
+	snprintf(marker_y, sizeof(marker_y), "%d", MARKER_Y);
+	/* the press and the release */
+	const char *args[] = {
+		"-d", d->devnode, "--", TOUCH_PROBE_BIN, marker_x, marker_y, "2", "dialog", NULL};
+	vellum_start(&run, args, NULL);
+	REQUIRE(vellum_expect(&run, "ready ", line, sizeof(line), 120));
+	CHECK_MSG(vellum_wait_full_update(d, 120), "the probe's window never reached the panel");
+	if (!vellum_find_marker(d, MARKER, &box)) {
+		vellum_stop(&run, SIGTERM, 30);
+		return;
+	}
+	uint32_t px = box.x + MARKER / 2, py = box.y + MARKER / 2;
+	printf("the marker is at panel pixels %u,%u: the stroke goes from %u,%u by %d,%d\n", box.x,
+		box.y, px, py, DRAG_X, DRAG_Y);
+	CHECK_MSG(box.x > MARKER_X + MARKER && box.y > MARKER_Y + MARKER,
+		"the dialog is not away from the panel's corner: its marker is at %u,%u", box.x,
+		box.y);
+
+	vm_pen_down(pen, px, py);
+	if (CHECK(vellum_expect(&run, "button ", line, sizeof(line), 60)))
+		check_point(line, "the pen's press", MARKER_X, MARKER_Y);
+	for (int step = 1; step <= 4; step++)
+		vm_pen_move(pen, px + DRAG_X * step / 4, py + DRAG_Y * step / 4);
+	vm_pen_up(pen);
+	if (CHECK(vellum_expect(&run, "release ", line, sizeof(line), 60)))
+		check_point(line, "the pen's release at the stroke's end", MARKER_X + DRAG_X,
+			MARKER_Y + DRAG_Y);
+	CHECK_EQ(vellum_wait(&run, 60), 0);
+}
+
 int
 main(void)
 {
@@ -110,6 +158,7 @@ main(void)
 	run_rotation(d, 90, false, touch, pen);
 	run_rotation(d, 0, true, touch, pen);
 	run_rotation(d, 90, true, touch, pen);
+	run_pen_drag(d, pen);
 
 	vm_uinput_destroy(touch);
 	vm_uinput_destroy(pen);

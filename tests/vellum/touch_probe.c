@@ -14,6 +14,11 @@
  * X Y" per tablet tool down, at the tool's last motion; the tool's up
  * counts as the event, so that a pointer press sent with the pen's (which a
  * client of the tablet protocol must not get) is seen first and fails.
+ *
+ * With "dialog" the window is a dialog of DIALOG_WIDTH x DIALOG_HEIGHT
+ * (its minimum and maximum size), which vellum centres on the panel rather
+ * than at its corner, and a pointer button's release is an event too:
+ * "release X Y", where the pointer was last, the end of a drag.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +27,9 @@
 #include "client.h"
 #include "tablet-v2-client-protocol.h"
 
-#define MARKER_SIZE 16
+#define MARKER_SIZE   16
+#define DIALOG_WIDTH  240
+#define DIALOG_HEIGHT 180
 
 struct probe {
 	struct vt_client client;
@@ -30,7 +37,7 @@ struct probe {
 	struct wl_pointer *pointer;
 	double pointer_x, pointer_y;
 	int events_left;
-	bool tablet;
+	bool tablet, dialog;
 	struct zwp_tablet_manager_v2 *tablet_manager;
 	double tool_x, tool_y;
 };
@@ -144,8 +151,13 @@ handle_pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial, u
 	(void)time;
 	(void)button;
 
-	if (state != WL_POINTER_BUTTON_STATE_PRESSED)
+	if (state != WL_POINTER_BUTTON_STATE_PRESSED) {
+		if (probe->dialog) {
+			vt_say("release %.2f %.2f", probe->pointer_x, probe->pointer_y);
+			event_seen(probe);
+		}
 		return;
+	}
 	vt_say("button %.2f %.2f", probe->pointer_x, probe->pointer_y);
 	if (probe->tablet)
 		vt_die("a pointer button reached a client of the tablet protocol");
@@ -330,17 +342,34 @@ bind_tablet(struct probe *probe)
 	wl_display_roundtrip(probe->client.display);
 }
 
+/* A window of a fixed size, a dialog: vellum leaves its size to it. */
+static void
+create_dialog(struct vt_client *c)
+{
+	vt_client_create_toplevel(c, "touch_probe");
+	xdg_toplevel_set_min_size(c->toplevel, DIALOG_WIDTH, DIALOG_HEIGHT);
+	xdg_toplevel_set_max_size(c->toplevel, DIALOG_WIDTH, DIALOG_HEIGHT);
+	wl_surface_commit(c->surface);
+	while (!c->configured)
+		if (wl_display_dispatch(c->display) < 0)
+			vt_die("dispatch failed before the first configure");
+	c->width = DIALOG_WIDTH;
+	c->height = DIALOG_HEIGHT;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct probe probe = {0};
 	struct vt_client *c = &probe.client;
 
-	if (argc != 4 && !(argc == 5 && strcmp(argv[4], "tablet") == 0)) {
-		fprintf(stderr, "usage: touch_probe MARKER_X MARKER_Y EVENTS [tablet]\n");
+	if (argc != 4 && !(argc == 5 && (strcmp(argv[4], "tablet") == 0 ||
+						strcmp(argv[4], "dialog") == 0))) {
+		fprintf(stderr, "usage: touch_probe MARKER_X MARKER_Y EVENTS [tablet|dialog]\n");
 		return 2;
 	}
-	probe.tablet = argc == 5;
+	probe.tablet = argc == 5 && strcmp(argv[4], "tablet") == 0;
+	probe.dialog = argc == 5 && strcmp(argv[4], "dialog") == 0;
 	int marker_x = atoi(argv[1]), marker_y = atoi(argv[2]);
 	probe.events_left = atoi(argv[3]);
 
@@ -357,7 +386,10 @@ main(int argc, char **argv)
 	}
 	if (probe.tablet)
 		bind_tablet(&probe);
-	vt_client_create_window(c, "touch_probe");
+	if (probe.dialog)
+		create_dialog(c);
+	else
+		vt_client_create_window(c, "touch_probe");
 	struct vt_buffer *b = vt_buffer_create(c, VT_WHITE);
 	vt_buffer_fill(b, marker_x - MARKER_SIZE / 2, marker_y - MARKER_SIZE / 2, MARKER_SIZE,
 		MARKER_SIZE, VT_BLACK);

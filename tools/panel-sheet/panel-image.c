@@ -4,20 +4,31 @@
  * surfaces, written as PNG.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "panel-image.h"
 
 bool
 panel_image_read_pgm(const char *path, struct gray_image *image)
 {
-	FILE *file = fopen(path, "rb");
+	return panel_image_read_pgm_at(AT_FDCWD, path, image);
+}
+
+bool
+panel_image_read_pgm_at(int dir_fd, const char *path, struct gray_image *image)
+{
+	int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
+	FILE *file = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	int maxval;
 
 	if (!file) {
 		fprintf(stderr, "panel-sheet: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return false;
 	}
 	if (fscanf(file, "P5 %d %d %d", &image->width, &image->height, &maxval) != 3 ||
@@ -66,6 +77,24 @@ panel_image_write_png(cairo_surface_t *surface, const char *path)
 	cairo_status_t status = cairo_surface_write_to_png(surface, path);
 	if (status != CAIRO_STATUS_SUCCESS) {
 		fprintf(stderr, "panel-sheet: %s: %s\n", path, cairo_status_to_string(status));
+		return false;
+	}
+	return true;
+}
+
+static cairo_status_t
+write_to_file(void *closure, const unsigned char *data, unsigned int length)
+{
+	return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
+							  : CAIRO_STATUS_WRITE_ERROR;
+}
+
+bool
+panel_image_write_png_file(cairo_surface_t *surface, FILE *file, const char *name)
+{
+	cairo_status_t status = cairo_surface_write_to_png_stream(surface, write_to_file, file);
+	if (status != CAIRO_STATUS_SUCCESS) {
+		fprintf(stderr, "panel-sheet: %s: %s\n", name, cairo_status_to_string(status));
 		return false;
 	}
 	return true;

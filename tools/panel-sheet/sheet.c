@@ -7,11 +7,13 @@
  * others outlined blue, each labelled with its waveform.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "panel-image.h"
 #include "sheet.h"
@@ -35,14 +37,17 @@ struct frame {
 
 /* Parses the lines of epdfb's debugfs `updates` file. */
 static bool
-read_trace(const char *path, struct trace *trace)
+read_trace(int dir_fd, const char *path, struct trace *trace)
 {
-	FILE *file = fopen(path, "r");
+	int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
+	FILE *file = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char line[512];
 	size_t capacity = 0;
 
 	if (!file) {
 		fprintf(stderr, "panel-sheet: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return false;
 	}
 	while (fgets(line, sizeof(line), file)) {
@@ -193,17 +198,18 @@ draw_legend(cairo_t *cr)
 	cairo_show_text(cr, "non-flashing update (labelled with its waveform)");
 }
 
-int
-panel_sheet_make(const char *out_path, const char *trace_path, int columns, double scale,
-	uint64_t start_ns, char **paths, int count)
+/* The sheet, or NULL with a message on standard error. */
+static cairo_surface_t *
+make_sheet(int dir_fd, const char *trace_path, int columns, double scale, uint64_t start_ns,
+	char **paths, int count)
 {
 	struct trace trace = {0};
 	struct frame *frames = calloc(count, sizeof(*frames));
 	cairo_surface_t *sheet = NULL;
 	cairo_t *cr = NULL;
-	int status = 1;
+	bool made = false;
 
-	if (!frames || !read_trace(trace_path, &trace))
+	if (!frames || !read_trace(dir_fd, trace_path, &trace))
 		goto out;
 	for (int i = 0; i < count; i++) {
 		frames[i].path = paths[i];
@@ -215,7 +221,7 @@ panel_sheet_make(const char *out_path, const char *trace_path, int columns, doub
 		start_ns = frames[0].ns;
 
 	struct gray_image image;
-	if (!panel_image_read_pgm(frames[0].path, &image))
+	if (!panel_image_read_pgm_at(dir_fd, frames[0].path, &image))
 		goto out;
 	struct sheet_layout layout = {
 		.columns = count < columns ? count : columns,
@@ -241,7 +247,7 @@ panel_sheet_make(const char *out_path, const char *trace_path, int columns, doub
 
 	uint64_t since_ns = 0;
 	for (int i = 0; i < count; i++) {
-		if (!panel_image_read_pgm(frames[i].path, &image))
+		if (!panel_image_read_pgm_at(dir_fd, frames[i].path, &image))
 			goto out;
 		if (image.width != panel_width || image.height != panel_height) {
 			fprintf(stderr, "panel-sheet: %s: %dx%d, not the first frame's %dx%d\n",
@@ -260,13 +266,41 @@ panel_sheet_make(const char *out_path, const char *trace_path, int columns, doub
 		free(image.pixels);
 		since_ns = frames[i].ns;
 	}
-	status = panel_image_write_png(sheet, out_path) ? 0 : 1;
+	made = true;
 out:
 	if (cr)
 		cairo_destroy(cr);
-	if (sheet)
+	if (sheet && !made) {
 		cairo_surface_destroy(sheet);
+		sheet = NULL;
+	}
 	free(trace.updates);
 	free(frames);
-	return status;
+	return sheet;
+}
+
+int
+panel_sheet_make(const char *out_path, const char *trace_path, int columns, double scale,
+	uint64_t start_ns, char **paths, int count)
+{
+	cairo_surface_t *sheet =
+		make_sheet(AT_FDCWD, trace_path, columns, scale, start_ns, paths, count);
+	bool written = sheet && panel_image_write_png(sheet, out_path);
+
+	if (sheet)
+		cairo_surface_destroy(sheet);
+	return written ? 0 : 1;
+}
+
+int
+panel_sheet_write(FILE *out, const char *out_name, int dir_fd, const char *trace_path, int columns,
+	double scale, uint64_t start_ns, char **paths, int count)
+{
+	cairo_surface_t *sheet =
+		make_sheet(dir_fd, trace_path, columns, scale, start_ns, paths, count);
+	bool written = sheet && panel_image_write_png_file(sheet, out, out_name);
+
+	if (sheet)
+		cairo_surface_destroy(sheet);
+	return written ? 0 : 1;
 }

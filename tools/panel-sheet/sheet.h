@@ -6,6 +6,7 @@
 #define PANEL_SHEET_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Lays out the count frames (PGM paths named NS.pgm) in columns, scaled by
@@ -15,5 +16,12 @@
  */
 int panel_sheet_make(const char *out_path, const char *trace_path, int columns, double scale,
 	uint64_t start_ns, char **paths, int count);
+/*
+ * The same into out, a file the caller opened (out_name names it in
+ * messages), trace_path and the frames' paths taken relative to the
+ * directory dir_fd, as openat(2) takes them.
+ */
+int panel_sheet_write(FILE *out, const char *out_name, int dir_fd, const char *trace_path,
+	int columns, double scale, uint64_t start_ns, char **paths, int count);
 
 #endif
