@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The application's environment is the one vellum(1) describes, on the
 # memory panel and in the preview, without a VM: WAYLAND_DISPLAY is
 # vellum's socket; DISPLAY is Xwayland's or unset, never the display vellum
