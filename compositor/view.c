@@ -300,6 +300,13 @@ handle_xdg_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->commit.link);
 	wl_list_remove(&view->request_fullscreen.link);
 	wl_list_remove(&view->request_maximize.link);
+	/*
+	 * The tree goes with the role object, not with the xdg_surface: a
+	 * client may give the xdg_surface a new toplevel, which gets a tree
+	 * of its own.
+	 */
+	view->toplevel->base->data = NULL;
+	wlr_scene_node_destroy(&view->scene_tree->node);
 	view_destroy(view);
 }
 
@@ -345,7 +352,9 @@ vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
 struct vl_popup {
 	struct wlr_xdg_popup *popup;
 	struct vl_server *server;
-	struct wl_listener commit, reposition, destroy;
+	/* NULL once it went with its parent's tree */
+	struct wlr_scene_tree *tree;
+	struct wl_listener commit, reposition, destroy, tree_destroy;
 };
 
 /* Moves the popup, as its positioner allows, to lie in the usable area. */
@@ -398,10 +407,29 @@ handle_popup_destroy(struct wl_listener *listener, void *data)
 	struct vl_popup *popup = wl_container_of(listener, popup, destroy);
 	(void)data;
 
+	/*
+	 * Its tree goes with it: the client may make its xdg_surface a popup
+	 * again, under another parent, and only that one is to be drawn.
+	 */
+	if (popup->tree)
+		wlr_scene_node_destroy(&popup->tree->node);
 	wl_list_remove(&popup->commit.link);
 	wl_list_remove(&popup->reposition.link);
 	wl_list_remove(&popup->destroy.link);
 	free(popup);
+}
+
+/* The popup's tree went, with its own or its parent's. */
+static void
+handle_popup_tree_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, tree_destroy);
+	(void)data;
+
+	if (popup->popup->base->data == popup->tree)
+		popup->popup->base->data = NULL;
+	popup->tree = NULL;
+	wl_list_remove(&popup->tree_destroy.link);
 }
 
 void
@@ -422,7 +450,16 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 		return;
 	popup->popup = xdg_popup;
 	popup->server = server;
-	xdg_popup->base->data = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
+	popup->tree = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
+	if (!popup->tree) {
+		free(popup);
+		wl_resource_post_no_memory(xdg_popup->resource);
+		return;
+	}
+	/* its own popups find their parent's tree here */
+	xdg_popup->base->data = popup->tree;
+	popup->tree_destroy.notify = handle_popup_tree_destroy;
+	wl_signal_add(&popup->tree->node.events.destroy, &popup->tree_destroy);
 	popup->commit.notify = handle_popup_commit;
 	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
 	popup->reposition.notify = handle_popup_reposition;

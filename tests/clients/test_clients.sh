@@ -586,4 +586,21 @@ else
 	echo "# Xwayland or layer-shell is missing: the X11 re-arrange cases are skipped"
 fi
 
+# A popup made again from its xdg_surface, under another parent: drawn
+# there only, nothing left where it was
+cat >"$work/repopup.sh" <<'SCRIPT'
+# repopup.sh WORK PROBE: the screenshot once the popup is made again
+source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/repopup"
+"$2" repopup >"$1/repopup" &
+wait_for grep -q '^repopup shown' "$1/repopup"
+grim -t ppm "$1/repopup.ppm"
+kill $!
+SCRIPT
+run_vellum -- bash "$work/repopup.sh" "$work" "$probe"
+expect "a popup made again under another popup is drawn there" \
+	[ "$status" = 0 -a "$(shot_at "$work/repopup.ppm" 340 240)" = 0 ]
+expect "... and not where its first role had it ($(shot_at "$work/repopup.ppm" 40 40))" \
+	[ "$(shot_at "$work/repopup.ppm" 40 40)" = 255 ]
+
 tap_finish

@@ -10,6 +10,11 @@
  *   misbehave flood SECONDS  commits new content as fast as the socket takes
  *                            it, never waiting for a frame; prints
  *                            "flooded N commits" and exits 0
+ *   misbehave roles N        destroys its xdg_toplevel and makes the
+ *                            xdg_surface a toplevel again, with a popup
+ *                            made and destroyed each time, N times, as
+ *                            xdg-shell allows; prints "roles made again N"
+ *                            then stays until killed
  *   misbehave show           shows its left half black and right half white,
  *                            prints "shown" once that frame is done, then
  *                            stays until killed
@@ -85,6 +90,18 @@ draw(struct vt_client *c)
 	}
 }
 
+/* Sends what is queued, waiting for room in the socket. */
+static void
+flush_all(struct vt_client *c)
+{
+	while (wl_display_flush(c->display) < 0) {
+		if (errno != EAGAIN)
+			vt_die("flush: %s", strerror(errno));
+		struct pollfd pfd = {.fd = wl_display_get_fd(c->display), .events = POLLOUT};
+		poll(&pfd, 1, 100);
+	}
+}
+
 static int
 flood(struct vt_client *c, double seconds)
 {
@@ -102,13 +119,7 @@ flood(struct vt_client *c, double seconds)
 			commits % 3 ? VT_BLACK : VT_WHITE);
 		vt_client_commit(c, b);
 		commits++;
-		while (wl_display_flush(c->display) < 0) {
-			if (errno != EAGAIN)
-				vt_die("flush: %s", strerror(errno));
-			struct pollfd pfd = {
-				.fd = wl_display_get_fd(c->display), .events = POLLOUT};
-			poll(&pfd, 1, 100);
-		}
+		flush_all(c);
 		if (wl_display_dispatch_pending(c->display) < 0)
 			vt_die("dispatch failed while flooding");
 		/* events the compositor sent (frame callbacks, releases) are read now and then */
@@ -119,6 +130,31 @@ flood(struct vt_client *c, double seconds)
 		vt_die("roundtrip failed after the flood");
 	vt_say("flooded %lu commits", commits);
 	return 0;
+}
+
+static _Noreturn void
+roles(struct vt_client *c, unsigned long n)
+{
+	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
+	struct xdg_surface *popup_surface = xdg_wm_base_get_xdg_surface(c->wm_base, surface);
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(c->wm_base);
+
+	xdg_positioner_set_size(positioner, 10, 10);
+	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
+	for (unsigned long i = 0; i < n; i++) {
+		xdg_toplevel_destroy(c->toplevel);
+		c->toplevel = xdg_surface_get_toplevel(c->xdg_surface);
+		xdg_popup_destroy(xdg_surface_get_popup(popup_surface, c->xdg_surface, positioner));
+		flush_all(c);
+		if (i % 256 == 255 && wl_display_roundtrip(c->display) < 0)
+			vt_die("roundtrip failed making roles again");
+	}
+	if (wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed after making roles again");
+	vt_say("roles made again %lu", n);
+	while (wl_display_dispatch(c->display) >= 0)
+		;
+	vt_die("the compositor went away");
 }
 
 static int
@@ -141,7 +177,8 @@ main(int argc, char **argv)
 	struct vt_client client;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: misbehave error|draw|flood SECONDS|show\n");
+		fprintf(stderr,
+			"usage: misbehave error|draw|flood SECONDS|roles N|show\n");
 		return 2;
 	}
 	vt_client_connect(&client);
@@ -152,6 +189,8 @@ main(int argc, char **argv)
 		draw(&client);
 	if (!strcmp(argv[1], "flood") && argc == 3)
 		return flood(&client, atof(argv[2]));
+	if (!strcmp(argv[1], "roles") && argc == 3)
+		roles(&client, strtoul(argv[2], NULL, 10));
 	if (!strcmp(argv[1], "show"))
 		return show(&client);
 	fprintf(stderr, "misbehave: unknown mode %s\n", argv[1]);

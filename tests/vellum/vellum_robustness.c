@@ -2,9 +2,11 @@
 /*
  * Misbehaving clients under vellum on the memory panel: one ended by a
  * protocol error, one killed with SIGKILL while it draws, one committing as
- * fast as it can for 5 s. After each, vellum still runs and serves the next
- * client; its RSS after them all stays within a bound of what it was after
- * a first client; and the panel ends showing the last client's frame.
+ * fast as it can for 5 s, one making its window's roles again and again
+ * (vellum's RSS stays bounded while it is still there). After each, vellum
+ * still runs and serves the next client; its RSS after them all stays
+ * within a bound of what it was after a first client; and the panel ends
+ * showing the last client's frame.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -123,6 +125,18 @@ main(void)
 	CHECK_EQ(vellum_child_wait(pid, 30), 0);
 	close(out_fd);
 	CHECK_MSG(vellum_alive(), "vellum ended after a commit flood");
+
+	epd_phase("a client that makes its window's roles again, 30000 times");
+	long rss_roles = vellum_rss_kib(run.pid);
+	pid = client(
+		(const char *const[]){"roles", "30000", NULL}, "roles made again", &out_fd, 120);
+	/* what its roles left is measured while the client is there to own it */
+	long rss_roles_after = vellum_rss_kib(run.pid);
+	printf("vellum's VmRSS: %ld KiB before the roles made again, %ld KiB after\n", rss_roles,
+		rss_roles_after);
+	CHECK_LE(rss_roles_after - rss_roles, RSS_GROWTH_LIMIT_KIB);
+	end_client(pid, out_fd);
+	CHECK_MSG(vellum_alive(), "vellum ended after roles made again");
 
 	epd_phase("the last client is served and shown");
 	pid = show(&out_fd);
