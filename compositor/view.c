@@ -31,6 +31,8 @@ struct vl_view {
 	struct wlr_scene_tree *scene_tree;
 	struct wlr_box box; /* layout coordinates, while mapped */
 	bool mapped;
+	/* its last frame, kept in the scene since it was unmapped (output.c) */
+	struct vl_kept_frame *kept_frame;
 	/* where vl_view_place_at() put it, in place of the kiosk's placement */
 	struct {
 		bool set;
@@ -207,6 +209,7 @@ handle_map(struct wl_listener *listener, void *data)
 
 	view->mapped = true;
 	wl_list_insert(&view->server->views, &view->link);
+	vl_output_drop_kept_frame(&view->kept_frame);
 	wlr_scene_node_set_enabled(&view->scene_tree->node, true);
 	wlr_scene_node_raise_to_top(&view->scene_tree->node);
 	place(view);
@@ -221,7 +224,7 @@ handle_unmap(struct wl_listener *listener, void *data)
 
 	view->mapped = false;
 	wl_list_remove(&view->link);
-	vl_output_keep_frame(view->server, &view->scene_tree->node);
+	vl_output_keep_frame(view->server, &view->scene_tree->node, &view->kept_frame);
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	focus_top(view->server);
 }
@@ -231,6 +234,8 @@ view_destroy(struct vl_view *view)
 {
 	if (view->mapped)
 		wl_list_remove(&view->link);
+	/* its last frame stays, for the panel between windows */
+	vl_output_disown_kept_frame(&view->kept_frame);
 	wl_list_remove(&view->destroy.link);
 	free(view);
 }
@@ -578,6 +583,7 @@ handle_x11_map(struct wl_listener *listener, void *data)
 	}
 	view->mapped = true;
 	wl_list_insert(&view->server->views, &view->link);
+	vl_output_drop_kept_frame(&view->kept_frame);
 	place(view);
 	focus_top(view->server);
 }
@@ -589,7 +595,7 @@ handle_x11_unmap(struct wl_listener *listener, void *data)
 	(void)data;
 
 	if (view->mapped && view->scene_tree)
-		vl_output_keep_frame(view->server, &view->scene_tree->node);
+		vl_output_keep_frame(view->server, &view->scene_tree->node, &view->kept_frame);
 	if (view->scene_tree)
 		wlr_scene_node_destroy(&view->scene_tree->node);
 	view->scene_tree = NULL;

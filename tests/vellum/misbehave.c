@@ -15,6 +15,10 @@
  *                            made and destroyed each time, N times, as
  *                            xdg-shell allows; prints "roles made again N"
  *                            then stays until killed
+ *   misbehave windows N      maps N windows of the panel's size one after
+ *                            the other, each destroyed with its buffer as
+ *                            soon as it is mapped; prints "windows gone N"
+ *                            then stays until killed
  *   misbehave show           shows its left half black and right half white,
  *                            prints "shown" once that frame is done, then
  *                            stays until killed
@@ -157,6 +161,33 @@ roles(struct vt_client *c, unsigned long n)
 	vt_die("the compositor went away");
 }
 
+/* Each window mapped and destroyed in one go: no frame comes while it is shown. */
+static _Noreturn void
+windows(struct vt_client *c, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		/* the connection and globals, with a window of its own */
+		struct vt_client w = *c;
+		w.configured = false;
+		vt_client_create_window(&w, "misbehave");
+		struct vt_buffer *b = vt_buffer_create(&w, VT_BLACK);
+		wl_surface_attach(w.surface, b->buffer, 0, 0);
+		wl_surface_damage_buffer(w.surface, 0, 0, b->width, b->height);
+		wl_surface_commit(w.surface);
+		xdg_toplevel_destroy(w.toplevel);
+		xdg_surface_destroy(w.xdg_surface);
+		wl_surface_destroy(w.surface);
+		vt_buffer_destroy(b);
+		flush_all(c);
+	}
+	if (wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed after the windows");
+	vt_say("windows gone %lu", n);
+	while (wl_display_dispatch(c->display) >= 0)
+		;
+	vt_die("the compositor went away");
+}
+
 static int
 show(struct vt_client *c)
 {
@@ -178,7 +209,7 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr,
-			"usage: misbehave error|draw|flood SECONDS|roles N|show\n");
+			"usage: misbehave error|draw|flood SECONDS|roles N|windows N|show\n");
 		return 2;
 	}
 	vt_client_connect(&client);
@@ -191,6 +222,8 @@ main(int argc, char **argv)
 		return flood(&client, atof(argv[2]));
 	if (!strcmp(argv[1], "roles") && argc == 3)
 		roles(&client, strtoul(argv[2], NULL, 10));
+	if (!strcmp(argv[1], "windows") && argc == 3)
+		windows(&client, strtoul(argv[2], NULL, 10));
 	if (!strcmp(argv[1], "show"))
 		return show(&client);
 	fprintf(stderr, "misbehave: unknown mode %s\n", argv[1]);
