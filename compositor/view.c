@@ -47,6 +47,7 @@ struct vl_view {
 	struct wl_listener request_maximize;      /* xdg */
 	struct wl_listener associate, dissociate; /* X11 */
 	struct wl_listener request_configure;     /* X11 */
+	struct wl_listener set_geometry;          /* X11 */
 };
 
 static struct wlr_surface *
@@ -566,6 +567,24 @@ handle_x11_request_configure(struct wl_listener *listener, void *data)
 		view->xsurface, event->x, event->y, event->width, event->height);
 }
 
+/*
+ * X moved or resized the window. An override-redirect one (a menu, a
+ * tooltip, a drag icon) goes where X has it, whenever X moves it; the
+ * others are where vellum put them.
+ */
+static void
+handle_x11_set_geometry(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, set_geometry);
+	struct wlr_xwayland_surface *xsurface = view->xsurface;
+	(void)data;
+
+	if (!view->scene_tree || view->mapped || !xsurface->override_redirect)
+		return;
+	wlr_scene_node_set_position(&view->scene_tree->node, xsurface->x, xsurface->y);
+	vl_seat_update_pointer_later(view->server->seat);
+}
+
 static void
 handle_x11_map(struct wl_listener *listener, void *data)
 {
@@ -638,6 +657,7 @@ handle_x11_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->associate.link);
 	wl_list_remove(&view->dissociate.link);
 	wl_list_remove(&view->request_configure.link);
+	wl_list_remove(&view->set_geometry.link);
 	view_destroy(view);
 }
 
@@ -661,6 +681,8 @@ vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
 	wl_signal_add(&xsurface->events.destroy, &view->destroy);
 	view->request_configure.notify = handle_x11_request_configure;
 	wl_signal_add(&xsurface->events.request_configure, &view->request_configure);
+	view->set_geometry.notify = handle_x11_set_geometry;
+	wl_signal_add(&xsurface->events.set_geometry, &view->set_geometry);
 }
 
 /* Refresh hints */

@@ -603,4 +603,49 @@ expect "a popup made again under another popup is drawn there" \
 expect "... and not where its first role had it ($(shot_at "$work/repopup.ppm" 40 40))" \
 	[ "$(shot_at "$work/repopup.ppm" 40 40)" = 255 ]
 
+# An X11 override-redirect window (a menu) that X moves while it is shown
+if command -v Xwayland >/dev/null; then
+	cat >"$work/x11_menu.sh" <<'SCRIPT'
+# x11_menu.sh WORK X11_PROBE W: an X menu drawn at 50,50, then moved to
+# 300,200 by X; menu.seen is the screenshot once it is drawn there
+source "$VELLUM_TEST_WAIT_FOR"
+work=$1 W=$3
+# white_at X Y: a screenshot of the panel taken now has pixel X,Y white
+white_at() {
+	grim -t ppm "$work/menu.ppm" || return 1
+	local offset=$(($(head -n 3 "$work/menu.ppm" | wc -c) + ($2 * W + $1) * 3))
+	[ "$(od -An -tu1 -j $offset -N1 "$work/menu.ppm" | tr -d ' ')" = 255 ]
+}
+: >"$work/x11"
+rm -f "$work/ctl"
+mkfifo "$work/ctl"
+"$2" menu <"$work/ctl" >"$work/x11" &
+probe=$!
+exec 3>"$work/ctl"
+wait_for grep -q '^menu at 50,50 ' "$work/x11"
+wait_for white_at 60 60
+echo move >&3
+wait_for grep -q '^menu at 300,200 ' "$work/x11"
+wait_for white_at 310 210 && cp "$work/menu.ppm" "$work/menu.seen"
+exec 3>&-
+kill $probe
+SCRIPT
+	# menu_shows VALUE X Y...: the screenshot has VALUE at each X,Y
+	menu_shows() {
+		local value=$1
+		shift
+		[ -s "$work/menu.seen" ] || return 1
+		while [ $# -gt 1 ]; do
+			[ "$(shot_at "$work/menu.seen" "$1" "$2")" = "$value" ] || return 1
+			shift 2
+		done
+	}
+	run_vellum -- bash "$work/x11_menu.sh" "$work" "$x11_probe" $W
+	expect "an X11 menu moved by X is drawn where it went (status $status)" \
+		menu_shows 255 310 210 399 249
+	expect "... and no longer where it was" menu_shows 0 60 60 299 199 400 250
+else
+	echo "# Xwayland is not installed: the X11 menu case is skipped"
+fi
+
 tap_finish
