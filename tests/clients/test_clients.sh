@@ -603,6 +603,28 @@ expect "a popup made again under another popup is drawn there" \
 expect "... and not where its first role had it ($(shot_at "$work/repopup.ppm" 40 40))" \
 	[ "$(shot_at "$work/repopup.ppm" 40 40)" = 255 ]
 
+# The same for a layer surface's popup, made again under a second bar
+# above the first bar's zone, at the right end
+if [ -n "$layer_probe" ]; then
+	cat >"$work/layer_remake.sh" <<'SCRIPT'
+# layer_remake.sh WORK LAYER_PROBE: the screenshot once the bottom bar's
+# popup is made again under the second bar
+source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/layer"
+"$2" 80 30 remake >"$1/layer" &
+wait_for grep -q '^layer shown' "$1/layer"
+grim -t ppm "$1/remake.ppm"
+kill $!
+SCRIPT
+	run_vellum -- bash "$work/layer_remake.sh" "$work" "$layer_probe"
+	expect "a layer surface's popup made again under another bar is drawn there" \
+		[ "$status" = 0 -a "$(shot_at "$work/remake.ppm" $((W - 160)) $((H - 180)))" = 0 ]
+	expect "... and not where its first role had it ($(shot_at "$work/remake.ppm" 40 $((H - 100))))" \
+		[ "$(shot_at "$work/remake.ppm" 40 $((H - 100)))" = 255 ]
+else
+	skip "a layer surface's popup made again under another bar" "$no_layer_shell"
+fi
+
 # An X11 override-redirect window (a menu) that X moves while it is shown
 if command -v Xwayland >/dev/null; then
 	cat >"$work/x11_menu.sh" <<'SCRIPT'
