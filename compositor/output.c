@@ -8,8 +8,8 @@
  * window maps, under whatever else is shown (layer surfaces, X11 menus),
  * and a scene with nothing in it at all (before the first window, or once
  * the last thing shown went) draws nothing on the panel. What is kept so
- * is bounded: a window's one last frame, and two panels' worth of pixels
- * for them all. Frames are still
+ * is bounded: a window's one last frame, two panels' worth of pixels for
+ * them all, and a few dozen frames. Frames are still
  * committed, so that frame callbacks, feedback and screenshots are served.
  */
 #include <drm_fourcc.h>
@@ -98,10 +98,13 @@ drop_kept_frame(struct vl_kept_frame *kept)
 	wlr_scene_node_destroy(&kept->tree->node);
 }
 
+/* How many frames may be kept at once, however small: each costs a tree and its nodes. */
+#define VL_KEPT_FRAMES_MAX 32
+
 /*
- * What the kept frames may hold together: the pixels of two panels. A
- * panel shows no more than one of them; beyond that, the frames lowest in
- * the stack, under the others, go first.
+ * What the kept frames may hold together: the pixels of two panels, in
+ * VL_KEPT_FRAMES_MAX frames. A panel shows no more than one panel of them;
+ * beyond that, the frames lowest in the stack, under the others, go first.
  */
 static void
 bound_kept_frames(struct vl_server *server, struct vl_kept_frame *newest)
@@ -111,11 +114,12 @@ bound_kept_frames(struct vl_server *server, struct vl_kept_frame *newest)
 					   (uint64_t)output->wlr_output->height
 				 : 0;
 	uint64_t total = 0;
+	int count = wl_list_length(&server->kept_frames);
 	struct vl_kept_frame *kept;
 
 	wl_list_for_each (kept, &server->kept_frames, link)
 		total += kept->pixels;
-	while (total > budget) {
+	while (total > budget || count > VL_KEPT_FRAMES_MAX) {
 		struct wlr_scene_node *node;
 		struct vl_kept_frame *lowest = NULL;
 		/* the scene's children: the lowest first */
@@ -133,6 +137,7 @@ bound_kept_frames(struct vl_server *server, struct vl_kept_frame *newest)
 		if (!lowest)
 			return;
 		total -= lowest->pixels;
+		count--;
 		drop_kept_frame(lowest);
 	}
 }

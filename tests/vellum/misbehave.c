@@ -15,16 +15,17 @@
  *                            made and destroyed each time, N times, as
  *                            xdg-shell allows; prints "roles made again N"
  *                            then stays until killed
- *   misbehave windows N      maps N windows of the panel's size one after
- *                            the other, each destroyed with its buffer as
- *                            soon as it is mapped; prints "windows gone N"
- *                            then stays until killed
+ *   misbehave windows N [tiny]  maps N windows of the panel's size, each
+ *                            destroyed with its buffer as soon as it is
+ *                            mapped (tiny: all show one 1x1 buffer); prints
+ *                            "windows gone N" then stays until killed
  *   misbehave show           shows its left half black and right half white,
  *                            prints "shown" once that frame is done, then
  *                            stays until killed
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,24 +162,44 @@ roles(struct vt_client *c, unsigned long n)
 	vt_die("the compositor went away");
 }
 
-/* Each window mapped and destroyed in one go: no frame comes while it is shown. */
+/*
+ * N windows, 64 at a time, each mapped and destroyed in one go, so that no
+ * frame comes while it is shown: with tiny, all show one 1x1 buffer, else
+ * each a buffer of its own of the panel's size, destroyed with it.
+ */
 static _Noreturn void
-windows(struct vt_client *c, unsigned long n)
+windows(struct vt_client *c, unsigned long n, bool tiny)
 {
-	for (unsigned long i = 0; i < n; i++) {
-		/* the connection and globals, with a window of its own */
-		struct vt_client w = *c;
-		w.configured = false;
-		vt_client_create_window(&w, "misbehave");
-		struct vt_buffer *b = vt_buffer_create(&w, VT_BLACK);
-		wl_surface_attach(w.surface, b->buffer, 0, 0);
-		wl_surface_damage_buffer(w.surface, 0, 0, b->width, b->height);
-		wl_surface_commit(w.surface);
-		xdg_toplevel_destroy(w.toplevel);
-		xdg_surface_destroy(w.xdg_surface);
-		wl_surface_destroy(w.surface);
-		vt_buffer_destroy(b);
-		flush_all(c);
+	enum { BATCH = 64 };
+	struct vt_client w[BATCH];
+	struct vt_buffer *shared = tiny ? vt_buffer_create_sized(c, 1, 1, VT_BLACK) : NULL;
+
+	for (unsigned long done = 0; done < n;) {
+		unsigned long k = n - done < BATCH ? n - done : BATCH;
+		for (unsigned long i = 0; i < k; i++) {
+			/* the connection and globals, with a window of its own */
+			w[i] = *c;
+			w[i].configured = false;
+			vt_client_create_toplevel(&w[i], "misbehave");
+			wl_surface_commit(w[i].surface);
+		}
+		for (unsigned long i = 0; i < k; i++)
+			while (!w[i].configured)
+				if (wl_display_dispatch(c->display) < 0)
+					vt_die("dispatch failed before a window's configure");
+		for (unsigned long i = 0; i < k; i++) {
+			struct vt_buffer *b = shared ? shared : vt_buffer_create(&w[i], VT_BLACK);
+			wl_surface_attach(w[i].surface, b->buffer, 0, 0);
+			wl_surface_damage_buffer(w[i].surface, 0, 0, b->width, b->height);
+			wl_surface_commit(w[i].surface);
+			xdg_toplevel_destroy(w[i].toplevel);
+			xdg_surface_destroy(w[i].xdg_surface);
+			wl_surface_destroy(w[i].surface);
+			if (!shared)
+				vt_buffer_destroy(b);
+			flush_all(c);
+		}
+		done += k;
 	}
 	if (wl_display_roundtrip(c->display) < 0)
 		vt_die("roundtrip failed after the windows");
@@ -208,8 +229,8 @@ main(int argc, char **argv)
 	struct vt_client client;
 
 	if (argc < 2) {
-		fprintf(stderr,
-			"usage: misbehave error|draw|flood SECONDS|roles N|windows N|show\n");
+		fprintf(stderr, "usage: misbehave error|draw|flood SECONDS|roles N|windows N "
+				"[tiny]|show\n");
 		return 2;
 	}
 	vt_client_connect(&client);
@@ -222,8 +243,8 @@ main(int argc, char **argv)
 		return flood(&client, atof(argv[2]));
 	if (!strcmp(argv[1], "roles") && argc == 3)
 		roles(&client, strtoul(argv[2], NULL, 10));
-	if (!strcmp(argv[1], "windows") && argc == 3)
-		windows(&client, strtoul(argv[2], NULL, 10));
+	if (!strcmp(argv[1], "windows") && (argc == 3 || (argc == 4 && !strcmp(argv[3], "tiny"))))
+		windows(&client, strtoul(argv[2], NULL, 10), argc == 4);
 	if (!strcmp(argv[1], "show"))
 		return show(&client);
 	fprintf(stderr, "misbehave: unknown mode %s\n", argv[1]);

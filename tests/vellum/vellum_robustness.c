@@ -5,7 +5,8 @@
  * fast as it can for 5 s, one making its window's roles again and again
  * (vellum's RSS stays bounded while it is still there), one mapping and
  * destroying window after window (the last frames vellum keeps of them hold
- * two panels' worth of the client's buffers at most). After each, vellum
+ * two panels' worth of the client's buffers at most, and are few however
+ * small). After each, vellum
  * still runs and serves the next client; its RSS after them all stays
  * within a bound of what it was after a first client; and the panel ends
  * showing the last client's frame.
@@ -166,6 +167,17 @@ main(void)
 	CHECK_LE(kept_kib, 2 * PANEL_W * PANEL_H * 4 / 1024);
 	end_client(pid, out_fd);
 	CHECK_MSG(vellum_alive(), "vellum ended after windows mapped and destroyed");
+
+	epd_phase("a client that maps and destroys 40000 tiny windows between frames");
+	long rss_tiny = vellum_rss_kib(run.pid);
+	pid = client((const char *const[]){"windows", "40000", "tiny", NULL}, "windows gone",
+		&out_fd, 150);
+	long rss_tiny_after = vellum_rss_kib(run.pid);
+	printf("vellum's VmRSS: %ld KiB before the tiny windows, %ld KiB after\n", rss_tiny,
+		rss_tiny_after);
+	CHECK_LE(rss_tiny_after - rss_tiny, RSS_GROWTH_LIMIT_KIB);
+	end_client(pid, out_fd);
+	CHECK_MSG(vellum_alive(), "vellum ended after tiny windows mapped and destroyed");
 
 	epd_phase("the last client is served and shown");
 	pid = show(&out_fd);
