@@ -35,7 +35,9 @@ struct vl_layer_surface {
 struct vl_layer_popup {
 	struct wlr_xdg_popup *popup;
 	struct vl_layer_surface *parent;
-	struct wl_listener commit, reposition, destroy;
+	/* NULL once it went with the layer surface's popups */
+	struct wlr_scene_tree *tree;
+	struct wl_listener commit, reposition, destroy, tree_destroy;
 };
 
 /*
@@ -286,10 +288,26 @@ handle_popup_destroy(struct wl_listener *listener, void *data)
 	struct vl_layer_popup *popup = wl_container_of(listener, popup, destroy);
 	(void)data;
 
+	/* its tree goes with it: the xdg_surface may be made a popup again */
+	if (popup->tree)
+		wlr_scene_node_destroy(&popup->tree->node);
 	wl_list_remove(&popup->commit.link);
 	wl_list_remove(&popup->reposition.link);
 	wl_list_remove(&popup->destroy.link);
 	free(popup);
+}
+
+/* The popup's tree went, with its own or with the layer surface's popups. */
+static void
+handle_popup_tree_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_layer_popup *popup = wl_container_of(listener, popup, tree_destroy);
+	(void)data;
+
+	if (popup->popup->base->data == popup->tree)
+		popup->popup->base->data = NULL;
+	popup->tree = NULL;
+	wl_list_remove(&popup->tree_destroy.link);
 }
 
 static void
@@ -304,14 +322,17 @@ handle_new_popup(struct wl_listener *listener, void *data)
 		return;
 	}
 	/* its own popups find their parent's tree here, as a view's do */
-	xdg_popup->base->data = wlr_scene_xdg_surface_create(surface->popups, xdg_popup->base);
-	if (!xdg_popup->base->data) {
+	popup->tree = wlr_scene_xdg_surface_create(surface->popups, xdg_popup->base);
+	if (!popup->tree) {
 		free(popup);
 		wl_resource_post_no_memory(xdg_popup->resource);
 		return;
 	}
+	xdg_popup->base->data = popup->tree;
 	popup->popup = xdg_popup;
 	popup->parent = surface;
+	popup->tree_destroy.notify = handle_popup_tree_destroy;
+	wl_signal_add(&popup->tree->node.events.destroy, &popup->tree_destroy);
 	popup->commit.notify = handle_popup_commit;
 	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
 	popup->reposition.notify = handle_popup_reposition;

@@ -8,7 +8,9 @@
  * windows: the last window's last frame stays in the scene until the next
  * window maps, under whatever else is shown (layer surfaces, X11 menus),
  * and a scene with nothing in it at all (before the first window, or once
- * the last thing shown went) draws nothing on the panel. Frames are still
+ * the last thing shown went) draws nothing on the panel. What is kept so
+ * is bounded: a window's one last frame, two panels' worth of pixels for
+ * them all, and a few dozen frames. Frames are still
  * committed, so that frame callbacks, feedback and screenshots are served.
  */
 #include <drm_fourcc.h>
@@ -29,19 +31,35 @@
 #include "server.h"
 
 /*
- * The buffers under node, at sx,sy in tree. By the time a window's unmap
- * is heard, wlroots has disabled its surfaces' nodes, so that disabled
- * nodes are walked too; a surface that shows nothing has no buffer.
+ * A window's last frame, kept in views_tree in its place. It holds the
+ * buffers the window showed, locked: the client may have let them go, and
+ * they stay in memory while the frame is kept.
+ */
+struct vl_kept_frame {
+	struct wl_list link; /* vl_server.kept_frames */
+	struct wlr_scene_tree *tree;
+	/* the pixels of the buffers it holds */
+	uint64_t pixels;
+	/* where its view keeps it, cleared when it is dropped; NULL once the view went */
+	struct vl_kept_frame **owner;
+	struct wl_listener tree_destroy;
+};
+
+/*
+ * The buffers under node, at sx,sy in kept's tree. By the time a window's
+ * unmap is heard, wlroots has disabled its surfaces' nodes, so that
+ * disabled nodes are walked too; a surface that shows nothing has no
+ * buffer.
  */
 static void
-copy_buffers(struct wlr_scene_tree *tree, struct wlr_scene_node *node, int sx, int sy)
+copy_buffers(struct vl_kept_frame *kept, struct wlr_scene_node *node, int sx, int sy)
 {
 	sx += node->x;
 	sy += node->y;
 	if (node->type == WLR_SCENE_NODE_TREE) {
 		struct wlr_scene_node *child;
 		wl_list_for_each (child, &wlr_scene_tree_from_node(node)->children, link)
-			copy_buffers(tree, child, sx, sy);
+			copy_buffers(kept, child, sx, sy);
 		return;
 	}
 	if (node->type != WLR_SCENE_NODE_BUFFER)
@@ -49,9 +67,10 @@ copy_buffers(struct wlr_scene_tree *tree, struct wlr_scene_node *node, int sx, i
 	struct wlr_scene_buffer *buffer = wlr_scene_buffer_from_node(node);
 	if (!buffer->buffer)
 		return;
-	struct wlr_scene_buffer *copy = wlr_scene_buffer_create(tree, buffer->buffer);
+	struct wlr_scene_buffer *copy = wlr_scene_buffer_create(kept->tree, buffer->buffer);
 	if (!copy)
 		return;
+	kept->pixels += (uint64_t)buffer->buffer->width * (uint64_t)buffer->buffer->height;
 	wlr_scene_node_set_position(&copy->node, sx, sy);
 	wlr_scene_buffer_set_source_box(copy, &buffer->src_box);
 	wlr_scene_buffer_set_dest_size(copy, buffer->dst_width, buffer->dst_height);
@@ -60,38 +79,124 @@ copy_buffers(struct wlr_scene_tree *tree, struct wlr_scene_node *node, int sx, i
 	wlr_scene_buffer_set_opaque_region(copy, &buffer->opaque_region);
 }
 
-/* What marks the trees of kept frames among the views. */
-static char kept_frame_mark;
+/* The frame is dropped, or the scene went with it at the end. */
+static void
+handle_kept_tree_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_kept_frame *kept = wl_container_of(listener, kept, tree_destroy);
+	(void)data;
+
+	if (kept->owner)
+		*kept->owner = NULL;
+	wl_list_remove(&kept->link);
+	wl_list_remove(&kept->tree_destroy.link);
+	free(kept);
+}
+
+static void
+drop_kept_frame(struct vl_kept_frame *kept)
+{
+	wlr_scene_node_destroy(&kept->tree->node);
+}
+
+/* How many frames may be kept at once, however small: each costs a tree and its nodes. */
+#define VL_KEPT_FRAMES_MAX 32
+
+/*
+ * What the kept frames may hold together: the pixels of two panels, in
+ * VL_KEPT_FRAMES_MAX frames. A panel shows no more than one panel of them;
+ * beyond that, the frames lowest in the stack, under the others, go first.
+ */
+static void
+bound_kept_frames(struct vl_server *server, struct vl_kept_frame *newest)
+{
+	struct vl_output *output = vl_output_first(server);
+	uint64_t budget = output ? 2 * (uint64_t)output->wlr_output->width *
+					   (uint64_t)output->wlr_output->height
+				 : 0;
+	uint64_t total = 0;
+	int count = wl_list_length(&server->kept_frames);
+	struct vl_kept_frame *kept;
+
+	wl_list_for_each (kept, &server->kept_frames, link)
+		total += kept->pixels;
+	while (total > budget || count > VL_KEPT_FRAMES_MAX) {
+		struct wlr_scene_node *node;
+		struct vl_kept_frame *lowest = NULL;
+		/* the scene's children: the lowest first */
+		wl_list_for_each (node, &server->views_tree->children, link) {
+			wl_list_for_each (kept, &server->kept_frames, link) {
+				if (kept != newest && &kept->tree->node == node) {
+					lowest = kept;
+					break;
+				}
+			}
+			if (lowest)
+				break;
+		}
+		/* the newest is kept, whatever it holds */
+		if (!lowest)
+			return;
+		total -= lowest->pixels;
+		count--;
+		drop_kept_frame(lowest);
+	}
+}
 
 void
-vl_output_keep_frame(struct vl_server *server, struct wlr_scene_node *node)
+vl_output_keep_frame(
+	struct vl_server *server, struct wlr_scene_node *node, struct vl_kept_frame **owner)
 {
 	/*
 	 * Every window that goes is kept, at its place in the stack: an
 	 * application that exits unmaps all its windows at once, in any order.
-	 * The next frame drops them again if a window is left.
+	 * The next frame drops them again if a window is left. A window keeps
+	 * one frame, its last.
 	 */
+	vl_output_drop_kept_frame(owner);
 	if (!node->parent || !node->enabled)
 		return;
-	struct wlr_scene_tree *kept = wlr_scene_tree_create(node->parent);
+	struct vl_kept_frame *kept = calloc(1, sizeof(*kept));
 	if (!kept)
 		return;
-	kept->node.data = &kept_frame_mark;
-	wlr_scene_node_place_above(&kept->node, node);
+	kept->tree = wlr_scene_tree_create(node->parent);
+	if (!kept->tree) {
+		free(kept);
+		return;
+	}
+	kept->tree_destroy.notify = handle_kept_tree_destroy;
+	wl_signal_add(&kept->tree->node.events.destroy, &kept->tree_destroy);
+	wl_list_insert(&server->kept_frames, &kept->link);
+	wlr_scene_node_place_above(&kept->tree->node, node);
 	/* the buffers the node shows now, locked: the client may let them go */
 	copy_buffers(kept, node, 0, 0);
-	server->frames_kept = true;
+	kept->owner = owner;
+	*owner = kept;
+	bound_kept_frames(server, kept);
+}
+
+void
+vl_output_drop_kept_frame(struct vl_kept_frame **owner)
+{
+	if (*owner)
+		drop_kept_frame(*owner);
+}
+
+void
+vl_output_disown_kept_frame(struct vl_kept_frame **owner)
+{
+	if (*owner)
+		(*owner)->owner = NULL;
+	*owner = NULL;
 }
 
 static void
 drop_kept_frames(struct vl_server *server)
 {
-	struct wlr_scene_node *node, *tmp;
+	struct vl_kept_frame *kept, *tmp;
 
-	wl_list_for_each_safe (node, tmp, &server->views_tree->children, link)
-		if (node->data == &kept_frame_mark)
-			wlr_scene_node_destroy(node);
-	server->frames_kept = false;
+	wl_list_for_each_safe (kept, tmp, &server->kept_frames, link)
+		drop_kept_frame(kept);
 }
 
 static void
@@ -141,7 +246,7 @@ handle_frame(struct wl_listener *listener, void *data)
 	(void)data;
 
 	/* A window is shown: what it does not cover is the empty page. */
-	if (server->frames_kept && !wl_list_empty(&server->views))
+	if (!wl_list_empty(&server->views))
 		drop_kept_frames(server);
 	if (vl_output_is_epd(output->wlr_output)) {
 		/* A full refresh or feedback is owed even when nothing was damaged. */

@@ -230,6 +230,7 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 	wl_list_init(&server->outputs);
 	wl_list_init(&server->views);
 	wl_list_init(&server->layer_surfaces);
+	wl_list_init(&server->kept_frames);
 	server->display = wl_display_create();
 	if (!server->display) {
 		snprintf(error, error_size, "cannot create the Wayland display");

@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+struct vl_kept_frame;
 struct vl_seat;
 struct vl_preview;
 struct vl_refresh_manager;
@@ -98,8 +99,8 @@ struct vl_server {
 	 */
 	char *given_env[VL_WLROOTS_VARIABLES];
 	bool shutting_down;
-	/* the last frames of windows that went are in views_tree (output.c) */
-	bool frames_kept;
+	/* struct vl_kept_frame: the last frames of windows that went, in views_tree (output.c) */
+	struct wl_list kept_frames;
 };
 
 struct vl_output {
@@ -129,9 +130,17 @@ struct vl_output *vl_output_first(struct vl_server *server);
 /*
  * A window is going: what its node shows now stays in the scene in its
  * place while no window is mapped, so that the panel keeps its image
- * between windows.
+ * between windows. *owner is where the window keeps its frame: the one it
+ * had is dropped for the new one, and *owner is cleared whenever the frame
+ * is dropped (a window is shown, or the frames kept hold more than two
+ * panels' worth of pixels: the lowest go first).
  */
-void vl_output_keep_frame(struct vl_server *server, struct wlr_scene_node *node);
+void vl_output_keep_frame(
+	struct vl_server *server, struct wlr_scene_node *node, struct vl_kept_frame **owner);
+/* Drops the frame kept in *owner, if any: the window is shown again. */
+void vl_output_drop_kept_frame(struct vl_kept_frame **owner);
+/* The window is going for good: its frame stays, without it. */
+void vl_output_disown_kept_frame(struct vl_kept_frame **owner);
 /*
  * Hints the next commit of an e-paper output that box (layout coordinates)
  * shows content as how says (its mode, dither and merge window; its box is

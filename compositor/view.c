@@ -32,6 +32,8 @@ struct vl_view {
 	struct wlr_scene_tree *scene_tree;
 	struct wlr_box box; /* layout coordinates, while mapped */
 	bool mapped;
+	/* its last frame, kept in the scene since it was unmapped (output.c) */
+	struct vl_kept_frame *kept_frame;
 	/* where vl_view_place_at() put it, in place of the kiosk's placement */
 	struct {
 		bool set;
@@ -46,6 +48,7 @@ struct vl_view {
 	struct wl_listener request_maximize;      /* xdg */
 	struct wl_listener associate, dissociate; /* X11 */
 	struct wl_listener request_configure;     /* X11 */
+	struct wl_listener set_geometry;          /* X11 */
 };
 
 static struct wlr_surface *
@@ -208,6 +211,7 @@ handle_map(struct wl_listener *listener, void *data)
 
 	view->mapped = true;
 	wl_list_insert(&view->server->views, &view->link);
+	vl_output_drop_kept_frame(&view->kept_frame);
 	wlr_scene_node_set_enabled(&view->scene_tree->node, true);
 	wlr_scene_node_raise_to_top(&view->scene_tree->node);
 	place(view);
@@ -222,7 +226,7 @@ handle_unmap(struct wl_listener *listener, void *data)
 
 	view->mapped = false;
 	wl_list_remove(&view->link);
-	vl_output_keep_frame(view->server, &view->scene_tree->node);
+	vl_output_keep_frame(view->server, &view->scene_tree->node, &view->kept_frame);
 	wlr_scene_node_set_enabled(&view->scene_tree->node, false);
 	focus_top(view->server);
 }
@@ -232,6 +236,8 @@ view_destroy(struct vl_view *view)
 {
 	if (view->mapped)
 		wl_list_remove(&view->link);
+	/* its last frame stays, for the panel between windows */
+	vl_output_disown_kept_frame(&view->kept_frame);
 	wl_list_remove(&view->destroy.link);
 	free(view);
 }
@@ -301,6 +307,13 @@ handle_xdg_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->commit.link);
 	wl_list_remove(&view->request_fullscreen.link);
 	wl_list_remove(&view->request_maximize.link);
+	/*
+	 * The tree goes with the role object, not with the xdg_surface: a
+	 * client may give the xdg_surface a new toplevel, which gets a tree
+	 * of its own.
+	 */
+	view->toplevel->base->data = NULL;
+	wlr_scene_node_destroy(&view->scene_tree->node);
 	view_destroy(view);
 }
 
@@ -346,7 +359,9 @@ vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
 struct vl_popup {
 	struct wlr_xdg_popup *popup;
 	struct vl_server *server;
-	struct wl_listener commit, reposition, destroy;
+	/* NULL once it went with its parent's tree */
+	struct wlr_scene_tree *tree;
+	struct wl_listener commit, reposition, destroy, tree_destroy;
 };
 
 /* Moves the popup, as its positioner allows, to lie in the usable area. */
@@ -399,10 +414,29 @@ handle_popup_destroy(struct wl_listener *listener, void *data)
 	struct vl_popup *popup = wl_container_of(listener, popup, destroy);
 	(void)data;
 
+	/*
+	 * Its tree goes with it: the client may make its xdg_surface a popup
+	 * again, under another parent, and only that one is to be drawn.
+	 */
+	if (popup->tree)
+		wlr_scene_node_destroy(&popup->tree->node);
 	wl_list_remove(&popup->commit.link);
 	wl_list_remove(&popup->reposition.link);
 	wl_list_remove(&popup->destroy.link);
 	free(popup);
+}
+
+/* The popup's tree went, with its own or its parent's. */
+static void
+handle_popup_tree_destroy(struct wl_listener *listener, void *data)
+{
+	struct vl_popup *popup = wl_container_of(listener, popup, tree_destroy);
+	(void)data;
+
+	if (popup->popup->base->data == popup->tree)
+		popup->popup->base->data = NULL;
+	popup->tree = NULL;
+	wl_list_remove(&popup->tree_destroy.link);
 }
 
 void
@@ -423,7 +457,16 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 		return;
 	popup->popup = xdg_popup;
 	popup->server = server;
-	xdg_popup->base->data = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
+	popup->tree = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
+	if (!popup->tree) {
+		free(popup);
+		wl_resource_post_no_memory(xdg_popup->resource);
+		return;
+	}
+	/* its own popups find their parent's tree here */
+	xdg_popup->base->data = popup->tree;
+	popup->tree_destroy.notify = handle_popup_tree_destroy;
+	wl_signal_add(&popup->tree->node.events.destroy, &popup->tree_destroy);
 	popup->commit.notify = handle_popup_commit;
 	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
 	popup->reposition.notify = handle_popup_reposition;
@@ -525,6 +568,24 @@ handle_x11_request_configure(struct wl_listener *listener, void *data)
 		view->xsurface, event->x, event->y, event->width, event->height);
 }
 
+/*
+ * X moved or resized the window. An override-redirect one (a menu, a
+ * tooltip, a drag icon) goes where X has it, whenever X moves it; the
+ * others are where vellum put them.
+ */
+static void
+handle_x11_set_geometry(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, set_geometry);
+	struct wlr_xwayland_surface *xsurface = view->xsurface;
+	(void)data;
+
+	if (!view->scene_tree || view->mapped || !xsurface->override_redirect)
+		return;
+	wlr_scene_node_set_position(&view->scene_tree->node, xsurface->x, xsurface->y);
+	vl_seat_update_pointer_later(view->server->seat);
+}
+
 static void
 handle_x11_map(struct wl_listener *listener, void *data)
 {
@@ -542,6 +603,7 @@ handle_x11_map(struct wl_listener *listener, void *data)
 	}
 	view->mapped = true;
 	wl_list_insert(&view->server->views, &view->link);
+	vl_output_drop_kept_frame(&view->kept_frame);
 	place(view);
 	focus_top(view->server);
 }
@@ -553,7 +615,7 @@ handle_x11_unmap(struct wl_listener *listener, void *data)
 	(void)data;
 
 	if (view->mapped && view->scene_tree)
-		vl_output_keep_frame(view->server, &view->scene_tree->node);
+		vl_output_keep_frame(view->server, &view->scene_tree->node, &view->kept_frame);
 	if (view->scene_tree)
 		wlr_scene_node_destroy(&view->scene_tree->node);
 	view->scene_tree = NULL;
@@ -596,6 +658,7 @@ handle_x11_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->associate.link);
 	wl_list_remove(&view->dissociate.link);
 	wl_list_remove(&view->request_configure.link);
+	wl_list_remove(&view->set_geometry.link);
 	view_destroy(view);
 }
 
@@ -619,6 +682,8 @@ vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
 	wl_signal_add(&xsurface->events.destroy, &view->destroy);
 	view->request_configure.notify = handle_x11_request_configure;
 	wl_signal_add(&xsurface->events.request_configure, &view->request_configure);
+	view->set_geometry.notify = handle_x11_set_geometry;
+	wl_signal_add(&xsurface->events.set_geometry, &view->set_geometry);
 }
 
 /* Refresh hints */

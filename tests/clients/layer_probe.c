@@ -6,9 +6,13 @@
  * popup above its top edge, 20 px from the left. Prints "layer shown WxH"
  * once both are drawn, then stays SECONDS seconds and exits 0.
  *
- *   layer_probe HEIGHT SECONDS [top] [reposition] [ondemand]
+ *   layer_probe HEIGHT SECONDS [top] [reposition] [ondemand] [remake]
  *
  * top: the bar is anchored to the top edge instead, its popup below it.
+ * remake: once the popup is shown, a second black bar, 200xHEIGHT at the
+ * right end of the same edge, without an exclusive zone (so beside the
+ * first bar's zone), is shown, and the popup is made again from its
+ * xdg_surface as the same popup of the second bar, as xdg-shell allows.
  * reposition: once shown, the popup asks to move to 20 px from the bar's
  * right end, which would put its right part past the panel's edge, and
  * allows the compositor to slide it; "popup at X,Y WxH" is printed for
@@ -230,7 +234,7 @@ int
 main(int argc, char **argv)
 {
 	struct probe p = {0};
-	bool top = false, reposition = false, on_demand = false, known = true;
+	bool top = false, reposition = false, on_demand = false, remake = false, known = true;
 
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "top"))
@@ -239,12 +243,14 @@ main(int argc, char **argv)
 			reposition = true;
 		else if (!strcmp(argv[i], "ondemand"))
 			on_demand = true;
+		else if (!strcmp(argv[i], "remake"))
+			remake = true;
 		else
 			known = false;
 	}
 	if (argc < 3 || !known || atoi(argv[1]) <= 0) {
-		fprintf(stderr,
-			"usage: layer_probe HEIGHT SECONDS [top] [reposition] [ondemand]\n");
+		fprintf(stderr, "usage: layer_probe HEIGHT SECONDS [top] [reposition] [ondemand] "
+				"[remake]\n");
 		return 2;
 	}
 	int bar_height = atoi(argv[1]), seconds = atoi(argv[2]);
@@ -329,6 +335,45 @@ main(int argc, char **argv)
 		wl_surface_damage_buffer(popup_surface, 0, 0, POPUP_W, POPUP_H);
 		vt_surface_commit_and_wait(&p.client, popup_surface);
 	}
+	struct zwlr_layer_surface_v1 *second = NULL;
+	struct wl_surface *second_surface = NULL;
+	struct vt_buffer *second_bar = NULL;
+	if (remake) {
+		second_surface = wl_compositor_create_surface(p.client.compositor);
+		second = zwlr_layer_shell_v1_get_layer_surface(
+			layer_shell, second_surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, "probe");
+		p.configured = false;
+		zwlr_layer_surface_v1_add_listener(second, &layer_listener, &p);
+		zwlr_layer_surface_v1_set_size(second, 200, (uint32_t)bar_height);
+		zwlr_layer_surface_v1_set_anchor(
+			second, (top ? ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP
+				     : ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM) |
+					ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT);
+		wl_surface_commit(second_surface);
+		while (!p.configured && !p.client.closed && wl_display_dispatch(display) >= 0)
+			;
+		second_bar = show_black(&p, second_surface, 200, bar_height);
+		/* unmapped, its role object gone, then a popup again, of the second bar */
+		wl_surface_attach(popup_surface, NULL, 0, 0);
+		wl_surface_commit(popup_surface);
+		xdg_popup_destroy(popup);
+		positioner = xdg_wm_base_create_positioner(p.client.wm_base);
+		xdg_positioner_set_size(positioner, POPUP_W, POPUP_H);
+		xdg_positioner_set_anchor_rect(positioner, 20, anchor_y, 1, 1);
+		xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT);
+		xdg_positioner_set_gravity(positioner, gravity);
+		popup = xdg_surface_get_popup(xdg_popup_surface, NULL, positioner);
+		xdg_popup_add_listener(popup, &popup_listener, &p);
+		zwlr_layer_surface_v1_get_popup(second, popup);
+		xdg_positioner_destroy(positioner);
+		p.popup_configured = false;
+		wl_surface_commit(popup_surface);
+		while (!p.popup_configured && !p.client.closed && wl_display_dispatch(display) >= 0)
+			;
+		wl_surface_attach(popup_surface, popup_buffer->buffer, 0, 0);
+		wl_surface_damage_buffer(popup_surface, 0, 0, POPUP_W, POPUP_H);
+		vt_surface_commit_and_wait(&p.client, popup_surface);
+	}
 	vt_say("layer shown %ux%u", p.width, p.height);
 
 	/* stays, answering the compositor, for the time asked */
@@ -350,6 +395,11 @@ main(int argc, char **argv)
 		wl_touch_release(touch);
 	if (keyboard)
 		wl_keyboard_release(keyboard);
+	if (second) {
+		zwlr_layer_surface_v1_destroy(second);
+		wl_surface_destroy(second_surface);
+		vt_buffer_destroy(second_bar);
+	}
 	zwlr_layer_surface_v1_destroy(layer);
 	wl_surface_destroy(surface);
 	vt_buffer_destroy(bar);

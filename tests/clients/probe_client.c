@@ -23,6 +23,14 @@
  * edge, which the compositor may slide; prints "popup at X,Y WxH" for each
  * of its configures.
  *
+ *   probe_client repopup
+ *
+ * A white window with a white popup at 300,200 and a black one at 20,20;
+ * the black one is unmapped, its xdg_popup destroyed, and its xdg_surface
+ * made a popup again at 20,20 of the white popup (320,220 of the window),
+ * as xdg-shell allows. Prints "repopup shown" once that frame is done, then
+ * stays until killed.
+ *
  *   probe_client resize
  *
  * A white window that follows every configure, printing "configure WxH"
@@ -210,6 +218,61 @@ show_popup(struct vt_client *c)
 	vt_buffer_destroy(buffer);
 }
 
+/*
+ * A popup of parent at x,y of it, 60x40, mapped with buffer; state is the
+ * data of xdg_surface's listener.
+ */
+static struct xdg_popup *
+map_popup(struct vt_client *c, struct wl_surface *surface, struct xdg_surface *xdg_surface,
+	struct popup *state, struct xdg_surface *parent, int32_t x, int32_t y,
+	struct vt_buffer *buffer)
+{
+	struct xdg_positioner *positioner = popup_positioner(c, x, y);
+	struct xdg_popup *xdg_popup = xdg_surface_get_popup(xdg_surface, parent, positioner);
+
+	xdg_positioner_destroy(positioner);
+	state->configured = false;
+	xdg_popup_add_listener(xdg_popup, &popup_listener, state);
+	wl_surface_commit(surface);
+	while (!state->configured && wl_display_dispatch(c->display) >= 0)
+		;
+	wl_surface_attach(surface, buffer->buffer, 0, 0);
+	wl_surface_damage_buffer(surface, 0, 0, 60, 40);
+	vt_surface_commit_and_wait(c, surface);
+	return xdg_popup;
+}
+
+/*
+ * A popup made again, under another parent, from the same xdg_surface: only
+ * the new one is shown.
+ */
+static _Noreturn void
+repopup(struct vt_client *c)
+{
+	struct popup parent_state = {0}, state = {0};
+	struct vt_buffer *white = vt_buffer_create_sized(c, 60, 40, VT_WHITE);
+	struct vt_buffer *black = vt_buffer_create_sized(c, 60, 40, VT_BLACK);
+	struct wl_surface *parent_surface = wl_compositor_create_surface(c->compositor);
+	struct xdg_surface *parent = xdg_wm_base_get_xdg_surface(c->wm_base, parent_surface);
+	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, surface);
+
+	xdg_surface_add_listener(parent, &popup_surface_listener, &parent_state);
+	xdg_surface_add_listener(xdg_surface, &popup_surface_listener, &state);
+	map_popup(c, parent_surface, parent, &parent_state, c->xdg_surface, 300, 200, white);
+	struct xdg_popup *xdg_popup =
+		map_popup(c, surface, xdg_surface, &state, c->xdg_surface, 20, 20, black);
+	/* unmapped, then its role object gone */
+	wl_surface_attach(surface, NULL, 0, 0);
+	wl_surface_commit(surface);
+	xdg_popup_destroy(xdg_popup);
+	map_popup(c, surface, xdg_surface, &state, parent, 20, 20, black);
+	vt_say("repopup shown");
+	while (wl_display_dispatch(c->display) >= 0)
+		;
+	vt_die("the compositor went away");
+}
+
 /* Keyboard focus, reported; keys are not needed. */
 
 static void
@@ -320,16 +383,18 @@ main(int argc, char **argv)
 
 	const char *mode = argc == 3 ? argv[1] : argc == 2 ? argv[1] : "";
 	bool resize = argc == 2 && strcmp(mode, "resize") == 0;
-	if (!resize && (argc != 3 || (strcmp(mode, "full") && strcmp(mode, "char") &&
-					     strcmp(mode, "gray") && strcmp(mode, "photo") &&
-					     strcmp(mode, "dialog") && strcmp(mode, "maximize") &&
-					     strcmp(mode, "popup")))) {
+	bool repopup_mode = argc == 2 && strcmp(mode, "repopup") == 0;
+	if (!resize && !repopup_mode &&
+		(argc != 3 ||
+			(strcmp(mode, "full") && strcmp(mode, "char") && strcmp(mode, "gray") &&
+				strcmp(mode, "photo") && strcmp(mode, "dialog") &&
+				strcmp(mode, "maximize") && strcmp(mode, "popup")))) {
 		fprintf(stderr, "usage: probe_client full|char|gray|photo|dialog COUNT\n"
 				"       probe_client maximize|popup 0\n"
-				"       probe_client resize\n");
+				"       probe_client resize|repopup\n");
 		return 2;
 	}
-	int count = resize ? 0 : atoi(argv[2]);
+	int count = argc == 3 ? atoi(argv[2]) : 0;
 	vt_client_connect(&c);
 	struct wl_subcompositor *subcompositor = vt_client_bind(&c, &wl_subcompositor_interface, 1);
 	struct wp_content_type_manager_v1 *content_type_manager =
@@ -368,6 +433,8 @@ main(int argc, char **argv)
 		maximize(&c);
 	else if (strcmp(mode, "popup") == 0)
 		show_popup(&c);
+	else if (repopup_mode)
+		repopup(&c);
 	fflush(stdout);
 	vt_buffer_destroy(buffer);
 	if (content_type)

@@ -585,4 +585,88 @@ else
 	echo "# Xwayland or layer-shell is missing: the X11 re-arrange cases are skipped"
 fi
 
+# A popup made again from its xdg_surface, under another parent: drawn
+# there only, nothing left where it was
+cat >"$work/repopup.sh" <<'SCRIPT'
+# repopup.sh WORK PROBE: the screenshot once the popup is made again
+source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/repopup"
+"$2" repopup >"$1/repopup" &
+wait_for grep -q '^repopup shown' "$1/repopup"
+grim -t ppm "$1/repopup.ppm"
+kill $!
+SCRIPT
+run_vellum -- bash "$work/repopup.sh" "$work" "$probe"
+expect "a popup made again under another popup is drawn there" \
+	[ "$status" = 0 -a "$(shot_at "$work/repopup.ppm" 340 240)" = 0 ]
+expect "... and not where its first role had it ($(shot_at "$work/repopup.ppm" 40 40))" \
+	[ "$(shot_at "$work/repopup.ppm" 40 40)" = 255 ]
+
+# The same for a layer surface's popup, made again under a second bar
+# above the first bar's zone, at the right end
+if [ -n "$layer_probe" ]; then
+	cat >"$work/layer_remake.sh" <<'SCRIPT'
+# layer_remake.sh WORK LAYER_PROBE: the screenshot once the bottom bar's
+# popup is made again under the second bar
+source "$VELLUM_TEST_WAIT_FOR"
+: >"$1/layer"
+"$2" 80 30 remake >"$1/layer" &
+wait_for grep -q '^layer shown' "$1/layer"
+grim -t ppm "$1/remake.ppm"
+kill $!
+SCRIPT
+	run_vellum -- bash "$work/layer_remake.sh" "$work" "$layer_probe"
+	expect "a layer surface's popup made again under another bar is drawn there" \
+		[ "$status" = 0 -a "$(shot_at "$work/remake.ppm" $((W - 160)) $((H - 180)))" = 0 ]
+	expect "... and not where its first role had it ($(shot_at "$work/remake.ppm" 40 $((H - 100))))" \
+		[ "$(shot_at "$work/remake.ppm" 40 $((H - 100)))" = 255 ]
+else
+	skip "a layer surface's popup made again under another bar" "$no_layer_shell"
+fi
+
+# An X11 override-redirect window (a menu) that X moves while it is shown
+if command -v Xwayland >/dev/null; then
+	cat >"$work/x11_menu.sh" <<'SCRIPT'
+# x11_menu.sh WORK X11_PROBE W: an X menu drawn at 50,50, then moved to
+# 300,200 by X; menu.seen is the screenshot once it is drawn there
+source "$VELLUM_TEST_WAIT_FOR"
+work=$1 W=$3
+# white_at X Y: a screenshot of the panel taken now has pixel X,Y white
+white_at() {
+	grim -t ppm "$work/menu.ppm" || return 1
+	local offset=$(($(head -n 3 "$work/menu.ppm" | wc -c) + ($2 * W + $1) * 3))
+	[ "$(od -An -tu1 -j $offset -N1 "$work/menu.ppm" | tr -d ' ')" = 255 ]
+}
+: >"$work/x11"
+rm -f "$work/ctl"
+mkfifo "$work/ctl"
+"$2" menu <"$work/ctl" >"$work/x11" &
+probe=$!
+exec 3>"$work/ctl"
+wait_for grep -q '^menu at 50,50 ' "$work/x11"
+wait_for white_at 60 60
+echo move >&3
+wait_for grep -q '^menu at 300,200 ' "$work/x11"
+wait_for white_at 310 210 && cp "$work/menu.ppm" "$work/menu.seen"
+exec 3>&-
+kill $probe
+SCRIPT
+	# menu_shows VALUE X Y...: the screenshot has VALUE at each X,Y
+	menu_shows() {
+		local value=$1
+		shift
+		[ -s "$work/menu.seen" ] || return 1
+		while [ $# -gt 1 ]; do
+			[ "$(shot_at "$work/menu.seen" "$1" "$2")" = "$value" ] || return 1
+			shift 2
+		done
+	}
+	run_vellum -- bash "$work/x11_menu.sh" "$work" "$x11_probe" $W
+	expect "an X11 menu moved by X is drawn where it went (status $status)" \
+		menu_shows 255 310 210 399 249
+	expect "... and no longer where it was" menu_shows 0 60 60 299 199 400 250
+else
+	echo "# Xwayland is not installed: the X11 menu case is skipped"
+fi
+
 tap_finish

@@ -10,12 +10,22 @@
  *   misbehave flood SECONDS  commits new content as fast as the socket takes
  *                            it, never waiting for a frame; prints
  *                            "flooded N commits" and exits 0
+ *   misbehave roles N        destroys its xdg_toplevel and makes the
+ *                            xdg_surface a toplevel again, with a popup
+ *                            made and destroyed each time, N times, as
+ *                            xdg-shell allows; prints "roles made again N"
+ *                            then stays until killed
+ *   misbehave windows N [tiny]  maps N windows of the panel's size, each
+ *                            destroyed with its buffer as soon as it is
+ *                            mapped (tiny: all show one 1x1 buffer); prints
+ *                            "windows gone N" then stays until killed
  *   misbehave show           shows its left half black and right half white,
  *                            prints "shown" once that frame is done, then
  *                            stays until killed
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +95,18 @@ draw(struct vt_client *c)
 	}
 }
 
+/* Sends what is queued, waiting for room in the socket. */
+static void
+flush_all(struct vt_client *c)
+{
+	while (wl_display_flush(c->display) < 0) {
+		if (errno != EAGAIN)
+			vt_die("flush: %s", strerror(errno));
+		struct pollfd pfd = {.fd = wl_display_get_fd(c->display), .events = POLLOUT};
+		poll(&pfd, 1, 100);
+	}
+}
+
 static int
 flood(struct vt_client *c, double seconds)
 {
@@ -102,13 +124,7 @@ flood(struct vt_client *c, double seconds)
 			commits % 3 ? VT_BLACK : VT_WHITE);
 		vt_client_commit(c, b);
 		commits++;
-		while (wl_display_flush(c->display) < 0) {
-			if (errno != EAGAIN)
-				vt_die("flush: %s", strerror(errno));
-			struct pollfd pfd = {
-				.fd = wl_display_get_fd(c->display), .events = POLLOUT};
-			poll(&pfd, 1, 100);
-		}
+		flush_all(c);
 		if (wl_display_dispatch_pending(c->display) < 0)
 			vt_die("dispatch failed while flooding");
 		/* events the compositor sent (frame callbacks, releases) are read now and then */
@@ -119,6 +135,78 @@ flood(struct vt_client *c, double seconds)
 		vt_die("roundtrip failed after the flood");
 	vt_say("flooded %lu commits", commits);
 	return 0;
+}
+
+static _Noreturn void
+roles(struct vt_client *c, unsigned long n)
+{
+	struct wl_surface *surface = wl_compositor_create_surface(c->compositor);
+	struct xdg_surface *popup_surface = xdg_wm_base_get_xdg_surface(c->wm_base, surface);
+	struct xdg_positioner *positioner = xdg_wm_base_create_positioner(c->wm_base);
+
+	xdg_positioner_set_size(positioner, 10, 10);
+	xdg_positioner_set_anchor_rect(positioner, 0, 0, 1, 1);
+	for (unsigned long i = 0; i < n; i++) {
+		xdg_toplevel_destroy(c->toplevel);
+		c->toplevel = xdg_surface_get_toplevel(c->xdg_surface);
+		xdg_popup_destroy(xdg_surface_get_popup(popup_surface, c->xdg_surface, positioner));
+		flush_all(c);
+		if (i % 256 == 255 && wl_display_roundtrip(c->display) < 0)
+			vt_die("roundtrip failed making roles again");
+	}
+	if (wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed after making roles again");
+	vt_say("roles made again %lu", n);
+	while (wl_display_dispatch(c->display) >= 0)
+		;
+	vt_die("the compositor went away");
+}
+
+/*
+ * N windows, 64 at a time, each mapped and destroyed in one go, so that no
+ * frame comes while it is shown: with tiny, all show one 1x1 buffer, else
+ * each a buffer of its own of the panel's size, destroyed with it.
+ */
+static _Noreturn void
+windows(struct vt_client *c, unsigned long n, bool tiny)
+{
+	enum { BATCH = 64 };
+	struct vt_client w[BATCH];
+	struct vt_buffer *shared = tiny ? vt_buffer_create_sized(c, 1, 1, VT_BLACK) : NULL;
+
+	for (unsigned long done = 0; done < n;) {
+		unsigned long k = n - done < BATCH ? n - done : BATCH;
+		for (unsigned long i = 0; i < k; i++) {
+			/* the connection and globals, with a window of its own */
+			w[i] = *c;
+			w[i].configured = false;
+			vt_client_create_toplevel(&w[i], "misbehave");
+			wl_surface_commit(w[i].surface);
+		}
+		for (unsigned long i = 0; i < k; i++)
+			while (!w[i].configured)
+				if (wl_display_dispatch(c->display) < 0)
+					vt_die("dispatch failed before a window's configure");
+		for (unsigned long i = 0; i < k; i++) {
+			struct vt_buffer *b = shared ? shared : vt_buffer_create(&w[i], VT_BLACK);
+			wl_surface_attach(w[i].surface, b->buffer, 0, 0);
+			wl_surface_damage_buffer(w[i].surface, 0, 0, b->width, b->height);
+			wl_surface_commit(w[i].surface);
+			xdg_toplevel_destroy(w[i].toplevel);
+			xdg_surface_destroy(w[i].xdg_surface);
+			wl_surface_destroy(w[i].surface);
+			if (!shared)
+				vt_buffer_destroy(b);
+			flush_all(c);
+		}
+		done += k;
+	}
+	if (wl_display_roundtrip(c->display) < 0)
+		vt_die("roundtrip failed after the windows");
+	vt_say("windows gone %lu", n);
+	while (wl_display_dispatch(c->display) >= 0)
+		;
+	vt_die("the compositor went away");
 }
 
 static int
@@ -141,7 +229,8 @@ main(int argc, char **argv)
 	struct vt_client client;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: misbehave error|draw|flood SECONDS|show\n");
+		fprintf(stderr, "usage: misbehave error|draw|flood SECONDS|roles N|windows N "
+				"[tiny]|show\n");
 		return 2;
 	}
 	vt_client_connect(&client);
@@ -152,6 +241,10 @@ main(int argc, char **argv)
 		draw(&client);
 	if (!strcmp(argv[1], "flood") && argc == 3)
 		return flood(&client, atof(argv[2]));
+	if (!strcmp(argv[1], "roles") && argc == 3)
+		roles(&client, strtoul(argv[2], NULL, 10));
+	if (!strcmp(argv[1], "windows") && (argc == 3 || (argc == 4 && !strcmp(argv[3], "tiny"))))
+		windows(&client, strtoul(argv[2], NULL, 10), argc == 4);
 	if (!strcmp(argv[1], "show"))
 		return show(&client);
 	fprintf(stderr, "misbehave: unknown mode %s\n", argv[1]);

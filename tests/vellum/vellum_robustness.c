@@ -2,9 +2,14 @@
 /*
  * Misbehaving clients under vellum on the memory panel: one ended by a
  * protocol error, one killed with SIGKILL while it draws, one committing as
- * fast as it can for 5 s. After each, vellum still runs and serves the next
- * client; its RSS after them all stays within a bound of what it was after
- * a first client; and the panel ends showing the last client's frame.
+ * fast as it can for 5 s, one making its window's roles again and again
+ * (vellum's RSS stays bounded while it is still there), one mapping and
+ * destroying window after window (the last frames vellum keeps of them hold
+ * two panels' worth of the client's buffers at most, and are few however
+ * small). After each, vellum
+ * still runs and serves the next client; its RSS after them all stays
+ * within a bound of what it was after a first client; and the panel ends
+ * showing the last client's frame.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -57,6 +62,25 @@ end_client(pid_t pid, int out_fd)
 	kill(pid, SIGKILL);
 	vellum_child_wait(pid, 10);
 	close(out_fd);
+}
+
+/* What vellum has mapped of the test clients' buffers, in KiB. */
+static long
+client_buffers_kib(pid_t pid)
+{
+	char path[64], line[512];
+	long kib = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *maps = fopen(path, "r");
+	REQUIRE_MSG(maps, "cannot read %s", path);
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long start, end;
+		if (strstr(line, "memfd:vt-buffer") && sscanf(line, "%lx-%lx", &start, &end) == 2)
+			kib += (long)((end - start) / 1024);
+	}
+	fclose(maps);
+	return kib;
 }
 
 static void
@@ -123,6 +147,37 @@ main(void)
 	CHECK_EQ(vellum_child_wait(pid, 30), 0);
 	close(out_fd);
 	CHECK_MSG(vellum_alive(), "vellum ended after a commit flood");
+
+	epd_phase("a client that makes its window's roles again, 30000 times");
+	long rss_roles = vellum_rss_kib(run.pid);
+	pid = client(
+		(const char *const[]){"roles", "30000", NULL}, "roles made again", &out_fd, 120);
+	/* what its roles left is measured while the client is there to own it */
+	long rss_roles_after = vellum_rss_kib(run.pid);
+	printf("vellum's VmRSS: %ld KiB before the roles made again, %ld KiB after\n", rss_roles,
+		rss_roles_after);
+	CHECK_LE(rss_roles_after - rss_roles, RSS_GROWTH_LIMIT_KIB);
+	end_client(pid, out_fd);
+	CHECK_MSG(vellum_alive(), "vellum ended after roles made again");
+
+	epd_phase("a client that maps and destroys 40 windows between frames");
+	pid = client((const char *const[]){"windows", "40", NULL}, "windows gone", &out_fd, 120);
+	long kept_kib = client_buffers_kib(run.pid);
+	printf("vellum maps %ld KiB of the clients' buffers after 40 windows went\n", kept_kib);
+	CHECK_LE(kept_kib, 2 * PANEL_W * PANEL_H * 4 / 1024);
+	end_client(pid, out_fd);
+	CHECK_MSG(vellum_alive(), "vellum ended after windows mapped and destroyed");
+
+	epd_phase("a client that maps and destroys 40000 tiny windows between frames");
+	long rss_tiny = vellum_rss_kib(run.pid);
+	pid = client((const char *const[]){"windows", "40000", "tiny", NULL}, "windows gone",
+		&out_fd, 150);
+	long rss_tiny_after = vellum_rss_kib(run.pid);
+	printf("vellum's VmRSS: %ld KiB before the tiny windows, %ld KiB after\n", rss_tiny,
+		rss_tiny_after);
+	CHECK_LE(rss_tiny_after - rss_tiny, RSS_GROWTH_LIMIT_KIB);
+	end_client(pid, out_fd);
+	CHECK_MSG(vellum_alive(), "vellum ended after tiny windows mapped and destroyed");
 
 	epd_phase("the last client is served and shown");
 	pid = show(&out_fd);
