@@ -108,6 +108,15 @@ struct vl_epd_device {
  */
 struct vl_epd_device *vl_epd_device_open(const char *spec, const char *waveform_map,
 	unsigned int time_scale, char *error, size_t error_size);
+/*
+ * Whether dev keeps the device contract: submit and destroy; wait, or
+ * completion_fd with collect_completion; submit_group only with a
+ * group_max of at least 2; removed with removal_fd; pixels of 8 or 32 bpp.
+ * When not, writes what it breaks to error. vl_epd_device_open and the
+ * I/O queue check it, so that a broken device fails at once, not in a
+ * thread.
+ */
+bool vl_epd_device_check(const struct vl_epd_device *dev, char *error, size_t error_size);
 /* Takes a reference; the device is destroyed when the last one is dropped. */
 struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
 void vl_epd_device_unref(struct vl_epd_device *dev);

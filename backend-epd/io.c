@@ -382,9 +382,16 @@ bool
 vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_event_loop *loop,
 	void (*handler)(const struct vl_epd_io_result *result, void *data), void *data)
 {
-	struct vl_epd_io_queues *q = calloc(1, sizeof(*q));
+	struct vl_epd_io_queues *q;
+	char error[PATH_MAX + 256];
 
 	*io = (struct vl_epd_io){.loop = loop, .handler = handler, .data = data};
+	/* a device may have been changed since it was opened */
+	if (!vl_epd_device_check(device, error, sizeof(error))) {
+		wlr_log(WLR_ERROR, "%s", error);
+		return false;
+	}
+	q = calloc(1, sizeof(*q));
 	if (!q)
 		return false;
 	if (device->impl->completion_fd) {

@@ -233,6 +233,50 @@ test_refused_group(void **state)
 	stop(f);
 }
 
+/*
+ * A device that takes groups but says it takes none at once (group_max 0)
+ * breaks the device contract: the I/O queue refuses it, with the reason,
+ * instead of submitting empty groups in a loop.
+ */
+static void
+test_broken_group_contract(void **state)
+{
+	(void)state;
+	char error[256];
+	struct wl_event_loop *loop = wl_event_loop_create();
+	struct vl_epd_device *device =
+		vl_epd_device_open("memory:400x300", NULL, 0, error, sizeof(error));
+	assert_non_null(device);
+	vl_epd_memory_set_group_max(device, 4);
+	struct vl_epd_device_impl broken = *device->impl;
+	const struct vl_epd_device_impl *memory_impl = device->impl;
+	device->impl = &broken;
+
+	for (uint32_t group_max = 0; group_max < 2; group_max++) {
+		device->group_max = group_max;
+		error[0] = '\0';
+		assert_false(vl_epd_device_check(device, error, sizeof(error)));
+		assert_non_null(strstr(error, "group_max"));
+		struct vl_epd_io io;
+		assert_false(vl_epd_io_init(&io, device, loop, on_result, NULL));
+	}
+	/* nor may it leave out what every device needs */
+	device->group_max = 4;
+	broken.submit = NULL;
+	assert_false(vl_epd_device_check(device, error, sizeof(error)));
+	assert_non_null(strstr(error, "submit"));
+	broken = *memory_impl;
+	broken.wait = NULL;
+	assert_false(vl_epd_device_check(device, error, sizeof(error)));
+	assert_non_null(strstr(error, "wait"));
+	broken = *memory_impl;
+	assert_true(vl_epd_device_check(device, error, sizeof(error)));
+
+	device->impl = memory_impl;
+	vl_epd_device_unref(device);
+	wl_event_loop_destroy(loop);
+}
+
 int
 main(void)
 {
@@ -243,6 +287,7 @@ main(void)
 		cmocka_unit_test(test_waits_for_kick),
 		cmocka_unit_test(test_one_a_call),
 		cmocka_unit_test(test_refused_group),
+		cmocka_unit_test(test_broken_group_contract),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
