@@ -409,8 +409,10 @@ schedule_retry(struct vl_epd_output *output)
 		return;
 	if (output->retry_backoff_ms == 0)
 		output->retry_backoff_ms = RETRY_FIRST_MS;
-	else if (output->retry_backoff_ms < RETRY_MAX_MS)
+	else if (output->retry_backoff_ms < RETRY_MAX_MS / 2)
 		output->retry_backoff_ms *= 2;
+	else
+		output->retry_backoff_ms = RETRY_MAX_MS;
 	output->retry_pending = true;
 	wl_event_source_timer_update(output->retry_timer, (int)output->retry_backoff_ms);
 }

@@ -488,6 +488,31 @@ test_failed_wait_is_retried(void **state)
 }
 
 /*
+ * The delay before a retry doubles while the update keeps failing, up to
+ * its cap: 2000 ms, never past it.
+ */
+static void
+test_retry_backoff_capped(void **state)
+{
+	struct fixture f;
+	struct settle settle = {0};
+	unsigned int longest = 0;
+	(void)state;
+
+	/* 50, 100, ... 1600 ms, then the cap, twice */
+	commit_square_failing(&f, VL_EPD_MEMORY_SUBMIT, 7, EIO, &settle);
+	struct vl_epd_backend *backend = wl_container_of(f.h.backend, backend, base);
+	while (settle.calls == 0) {
+		assert_true(wl_event_loop_dispatch(f.h.loop, 5000) >= 0);
+		unsigned int backoff = backend->output->retry_backoff_ms;
+		longest = backoff > longest ? backoff : longest;
+	}
+	assert_true(settle.settled);
+	assert_int_equal(longest, 2000);
+	finish(&f);
+}
+
+/*
  * An area whose update failed goes out again even when the content there
  * changes meanwhile to something the failed update happened to make look
  * sent (here: back to white, the inverse of the failed black).
@@ -797,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_unchanged_commit_while_held),
 		cmocka_unit_test(test_failed_submit_is_retried),
 		cmocka_unit_test(test_failed_wait_is_retried),
+		cmocka_unit_test(test_retry_backoff_capped),
 		cmocka_unit_test(test_failed_area_sent_whatever_comes_next),
 		cmocka_unit_test(test_newer_commit_waits_for_failed_area),
 		cmocka_unit_test(test_device_gone),
