@@ -33,6 +33,11 @@ struct memory_device {
 	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
 	int failure_error[2];
+	uint32_t refused[8]; /* waveforms refused with EINVAL */
+	size_t n_refused;
+	struct vl_epd_rect failing_area; /* submissions over it fail with area_error */
+	int area_error;
+	unsigned int submissions;
 	bool gone, cancel;
 };
 
@@ -116,12 +121,36 @@ show_update(struct memory_device *mem, const struct vl_epd_update *update)
 }
 
 static bool
+rects_overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b)
+{
+	return a->left < b->left + b->width && b->left < a->left + a->width &&
+	       a->top < b->top + b->height && b->top < a->top + a->height;
+}
+
+/* With the lock held: the error a driver would refuse these updates with, or 0. */
+static int
+refusal(struct memory_device *mem, const struct vl_epd_update *updates, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < mem->n_refused; j++)
+			if (updates[i].waveform == mem->refused[j])
+				return EINVAL;
+		if (mem->area_error && rects_overlap(&updates[i].rect, &mem->failing_area))
+			return mem->area_error;
+	}
+	return 0;
+}
+
+static bool
 memory_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updates, size_t n)
 {
 	struct memory_device *mem = memory_from_device(dev);
 
 	pthread_mutex_lock(&mem->lock);
+	mem->submissions++;
 	int error = injected_failure(mem, VL_EPD_MEMORY_SUBMIT);
+	if (!error)
+		error = refusal(mem, updates, n);
 	for (size_t i = 0; !error && i < n; i++)
 		error = show_update(mem, &updates[i]);
 	mem->n_calls++;
@@ -360,4 +389,37 @@ vl_epd_memory_fail(
 	mem->failures[call] = count;
 	mem->failure_error[call] = error;
 	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_refuse_waveform(struct vl_epd_device *dev, uint32_t waveform)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	if (mem->n_refused < sizeof(mem->refused) / sizeof(mem->refused[0]))
+		mem->refused[mem->n_refused++] = waveform;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_fail_area(struct vl_epd_device *dev, const struct vl_epd_rect *rect, int error)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->failing_area = *rect;
+	mem->area_error = error;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+unsigned int
+vl_epd_memory_submissions(struct vl_epd_device *dev)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	unsigned int n = mem->submissions;
+	pthread_mutex_unlock(&mem->lock);
+	return n;
 }

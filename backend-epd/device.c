@@ -244,6 +244,20 @@ vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time
 	return dev;
 }
 
+bool
+vl_epd_error_is_permanent(int error)
+{
+	return error == EINVAL || error == EOPNOTSUPP || error == ERANGE;
+}
+
+uint32_t
+vl_epd_device_safe_waveform(const struct vl_epd_device *dev)
+{
+	if (dev->waveform_map.id[WAVEFORM_MODE_GC16] < 0)
+		return WAVEFORM_MODE_AUTO;
+	return vl_epd_waveform_map_device_id(&dev->waveform_map, WAVEFORM_MODE_GC16);
+}
+
 struct vl_epd_device *
 vl_epd_device_ref(struct vl_epd_device *dev)
 {

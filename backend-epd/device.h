@@ -117,6 +117,17 @@ struct vl_epd_device *vl_epd_device_open(const char *spec, const char *waveform_
  * thread.
  */
 bool vl_epd_device_check(const struct vl_epd_device *dev, char *error, size_t error_size);
+/*
+ * Whether a positive errno from submit or wait means the device refuses the
+ * update as it is, for good (an unknown waveform or flag, a rect it cannot
+ * take): sending it again unchanged can only fail again.
+ */
+bool vl_epd_error_is_permanent(int error);
+/*
+ * The waveform every device takes: GC16 as the device numbers it, or AUTO
+ * when its waveform map has no GC16.
+ */
+uint32_t vl_epd_device_safe_waveform(const struct vl_epd_device *dev);
 /* Takes a reference; the device is destroyed when the last one is dropped. */
 struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
 void vl_epd_device_unref(struct vl_epd_device *dev);
@@ -187,5 +198,17 @@ enum vl_epd_memory_call {
  */
 void vl_epd_memory_fail(
 	struct vl_epd_device *dev, enum vl_epd_memory_call call, unsigned int count, int error);
+/*
+ * Makes submissions with an update of waveform fail with EINVAL from now
+ * on, as a driver refuses a waveform it does not know.
+ */
+void vl_epd_memory_refuse_waveform(struct vl_epd_device *dev, uint32_t waveform);
+/*
+ * Makes submissions with an update that overlaps rect fail with error (a
+ * positive errno) until it is called again with error 0.
+ */
+void vl_epd_memory_fail_area(struct vl_epd_device *dev, const struct vl_epd_rect *rect, int error);
+/* How many submission calls the device had, refused ones included. */
+unsigned int vl_epd_memory_submissions(struct vl_epd_device *dev);
 
 #endif

@@ -62,6 +62,9 @@ struct vl_epd_io_queues {
 	/* the first ready of to_submit are kicked: the thread may take them */
 	size_t ready;
 	uint64_t batch; /* what the updates queued until the next kick get */
+	/* kinds of update the device refused and took with the safe waveform instead */
+	struct vl_epd_update refused[8];
+	size_t n_refused;
 	struct vl_epd_update submissions[RING_SIZE];
 	uint64_t batches[RING_SIZE];
 	uint32_t waits[RING_SIZE];
@@ -193,6 +196,68 @@ submit_group(struct vl_epd_device *device, const struct vl_epd_update *group, si
 	return device->impl->submit(device, group);
 }
 
+/* With the lock held: whether the device refused updates of group's kind before. */
+static bool
+was_refused(const struct vl_epd_io_queues *q, const struct vl_epd_update *group)
+{
+	for (size_t i = 0; i < q->n_refused; i++)
+		if (same_kind(&q->refused[i], group))
+			return true;
+	return false;
+}
+
+/* Makes group's updates the kind every device takes; false when they are already. */
+static bool
+make_safe(const struct vl_epd_device *device, struct vl_epd_update *group, size_t n)
+{
+	uint32_t safe = vl_epd_device_safe_waveform(device);
+
+	if (group[0].waveform == safe && group[0].flags == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		group[i].waveform = safe;
+		group[i].flags = 0;
+	}
+	return true;
+}
+
+/*
+ * Submits group, n updates of one kind. A kind the device refuses for good
+ * (say, a waveform id it does not know) is sent once more as the safe
+ * waveform; when that shows, later updates of the kind go out so at once,
+ * with one warning. 0, or the negative errno of the failure.
+ */
+static int
+submit_with_fallback(struct vl_epd_io_queues *q, struct vl_epd_update *group, size_t n)
+{
+	struct vl_epd_device *device = q->device;
+	struct vl_epd_update kind = group[0];
+
+	pthread_mutex_lock(&q->lock);
+	bool refused = was_refused(q, group);
+	pthread_mutex_unlock(&q->lock);
+	if (refused)
+		make_safe(device, group, n);
+	errno = 0;
+	if (submit_group(device, group, n))
+		return 0;
+	int error = errno ? errno : EIO;
+	if (refused || !vl_epd_error_is_permanent(error) || !make_safe(device, group, n))
+		return -error;
+	errno = 0;
+	if (!submit_group(device, group, n))
+		return -(errno ? errno : EIO);
+	wlr_log(WLR_ERROR,
+		"the panel refuses waveform %" PRIu32 " with flags 0x%" PRIx32
+		" (%s): its updates go out as waveform %" PRIu32 " instead",
+		kind.waveform, kind.flags, strerror(error), group[0].waveform);
+	pthread_mutex_lock(&q->lock);
+	if (q->n_refused < sizeof(q->refused) / sizeof(q->refused[0]))
+		q->refused[q->n_refused++] = kind;
+	pthread_mutex_unlock(&q->lock);
+	return 0;
+}
+
 static void *
 submit_thread(void *data)
 {
@@ -210,8 +275,8 @@ submit_thread(void *data)
 		size_t n = take_group(q, group);
 		pthread_mutex_unlock(&q->lock);
 
-		bool ok = submit_group(q->device, group, n);
-		int error = ok ? 0 : -(errno ? errno : EIO);
+		int error = submit_with_fallback(q, group, n);
+		bool ok = error == 0;
 
 		pthread_mutex_lock(&q->lock);
 		for (size_t i = 0; i < n; i++) {
