@@ -56,9 +56,10 @@ struct vl_epd_io_queues;
 struct vl_epd_io_watch;
 
 /*
- * Device I/O off the event loop: one thread submits updates, another waits
- * for them (or the event loop polls the device's completion descriptors),
- * and results wake the event loop through an eventfd. Some drivers
+ * Device I/O off the event loop: one thread submits updates, a pool waits
+ * for them, one marker a thread, so that each completion is reported when
+ * it happens (or the event loop polls the device's completion
+ * descriptors), and results wake the event loop through an eventfd. Some drivers
  * (NXP's mxc_epdc_fb) hold the fbdev lock while a wait blocks, so even a
  * submission can stall for a whole waveform; the event loop never makes
  * either call itself.

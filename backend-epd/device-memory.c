@@ -29,6 +29,12 @@ struct memory_device {
 	uint32_t n_calls;
 	uint8_t *panel;
 	unsigned int latency_ms;
+	/* latencies of particular waveforms, instead of latency_ms */
+	struct {
+		uint32_t waveform;
+		unsigned int latency_ms;
+	} waveform_latency[8];
+	size_t n_waveform_latencies;
 	bool hold; /* no update completes until it is released */
 	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
@@ -176,7 +182,17 @@ add_ms(struct timespec *t, unsigned int ms)
 	}
 }
 
-/* An update completes latency_ms after its submission. */
+/* With the lock held. */
+static unsigned int
+latency_of(const struct memory_device *mem, uint32_t waveform)
+{
+	for (size_t i = 0; i < mem->n_waveform_latencies; i++)
+		if (mem->waveform_latency[i].waveform == waveform)
+			return mem->waveform_latency[i].latency_ms;
+	return mem->latency_ms;
+}
+
+/* An update completes its latency after its submission. */
 static int
 memory_wait(struct vl_epd_device *dev, uint32_t marker)
 {
@@ -190,7 +206,7 @@ memory_wait(struct vl_epd_device *dev, uint32_t marker)
 			continue;
 		found = true;
 		deadline = mem->submitted[i];
-		add_ms(&deadline, mem->latency_ms);
+		add_ms(&deadline, latency_of(mem, mem->updates[i].waveform));
 	}
 	while (found && !mem->cancel) {
 		if (mem->hold) {
@@ -365,6 +381,25 @@ vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms)
 
 	pthread_mutex_lock(&mem->lock);
 	mem->latency_ms = latency_ms;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_set_waveform_latency(
+	struct vl_epd_device *dev, uint32_t waveform, unsigned int latency_ms)
+{
+	struct memory_device *mem = memory_from_device(dev);
+	size_t i = 0;
+
+	pthread_mutex_lock(&mem->lock);
+	while (i < mem->n_waveform_latencies && mem->waveform_latency[i].waveform != waveform)
+		i++;
+	if (i < sizeof(mem->waveform_latency) / sizeof(mem->waveform_latency[0])) {
+		mem->waveform_latency[i].waveform = waveform;
+		mem->waveform_latency[i].latency_ms = latency_ms;
+		if (i == mem->n_waveform_latencies)
+			mem->n_waveform_latencies++;
+	}
 	pthread_mutex_unlock(&mem->lock);
 }
 

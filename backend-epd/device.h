@@ -162,6 +162,9 @@ struct vl_epd_device *vl_epd_memory_open(
 
 /* How long the memory device's updates take to complete (0: at once). */
 void vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms);
+/* How long its updates of waveform take instead, as a panel's waveforms differ. */
+void vl_epd_memory_set_waveform_latency(
+	struct vl_epd_device *dev, uint32_t waveform, unsigned int latency_ms);
 /*
  * While hold is set, no update of the memory device completes: they stay in
  * flight, whatever the latency, until it is cleared.

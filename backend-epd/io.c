@@ -1,7 +1,9 @@
 /*
- * Device I/O threads: one submits queued updates, one waits for submitted
- * markers in order; both post results and wake the event loop through an
- * eventfd. A flush's updates are queued together (vl_epd_io_kick), so that
+ * Device I/O threads: one submits queued updates, a small pool waits for
+ * submitted markers, each for one at a time, so that a completion is
+ * reported when it happens, also before one submitted earlier (an A2
+ * update beside a long GC16 one); all post results and wake the event loop
+ * through an eventfd. A flush's updates are queued together (vl_epd_io_kick), so that
  * a device that takes several at once (submit_group: one atomic commit)
  * gets those that share a waveform in one call. A device whose completions
  * are descriptors (completion_fd) has no wait thread: the event loop polls
@@ -25,6 +27,13 @@
 #include <wlr/util/log.h>
 
 #include "backend.h"
+
+/*
+ * Wait threads at most: the driver runs up to 16 updates at once, so each
+ * of those can have a thread waiting for it. They are started as markers
+ * find none idle, and sleep while nothing is in flight.
+ */
+#define MAX_WAITERS 16
 
 /* How long a backend being destroyed waits for its last updates to be submitted. */
 #define DRAIN_TIMEOUT_S 2
@@ -58,6 +67,7 @@ struct vl_epd_io_queues {
 	int eventfd;
 	int refs;
 	bool stop;
+	unsigned int waiters, idle_waiters; /* wait threads started, and those without a marker */
 	struct ring to_submit, to_wait, results;
 	/* the first ready of to_submit are kicked: the thread may take them */
 	size_t ready;
@@ -258,6 +268,8 @@ submit_with_fallback(struct vl_epd_io_queues *q, struct vl_epd_update *group, si
 	return 0;
 }
 
+static void start_waiters(struct vl_epd_io_queues *q);
+
 static void *
 submit_thread(void *data)
 {
@@ -287,6 +299,7 @@ submit_thread(void *data)
 				post_report(q, group[i].marker, 0, true);
 			} else if (ok && ring_push(&q->to_wait, &slot)) {
 				q->waits[slot] = group[i].marker;
+				start_waiters(q);
 				pthread_cond_broadcast(&q->wake);
 			} else {
 				post_report(q, group[i].marker, ok ? -ENOSPC : error, false);
@@ -300,6 +313,7 @@ submit_thread(void *data)
 	return NULL;
 }
 
+/* Counted idle from its start (start_waiter), so that no more are started than needed. */
 static void *
 wait_thread(void *data)
 {
@@ -311,13 +325,14 @@ wait_thread(void *data)
 			pthread_cond_wait(&q->wake, &q->lock);
 		if (q->stop)
 			break;
-		uint32_t marker = q->waits[q->to_wait.head];
+		uint32_t marker = q->waits[ring_pop(&q->to_wait)];
+		q->idle_waiters--;
 		pthread_mutex_unlock(&q->lock);
 
 		int error = q->device->impl->wait(q->device, marker);
 
 		pthread_mutex_lock(&q->lock);
-		ring_pop(&q->to_wait);
+		q->idle_waiters++;
 		post_report(q, marker, error, false);
 	}
 	pthread_mutex_unlock(&q->lock);
@@ -443,6 +458,23 @@ start_thread(struct vl_epd_io_queues *q, void *(*func)(void *), const char *name
 	return true;
 }
 
+/*
+ * With the lock held: a wait thread for each marker no idle one will take,
+ * up to MAX_WAITERS. Those that exist go on if no more can start.
+ */
+static void
+start_waiters(struct vl_epd_io_queues *q)
+{
+	while (q->idle_waiters < q->to_wait.len && q->waiters < MAX_WAITERS) {
+		if (!start_thread(q, wait_thread, "epd-wait")) {
+			wlr_log(WLR_ERROR, "cannot start another panel wait thread");
+			return;
+		}
+		q->waiters++;
+		q->idle_waiters++;
+	}
+}
+
 bool
 vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_event_loop *loop,
 	void (*handler)(const struct vl_epd_io_result *result, void *data), void *data)
@@ -488,8 +520,11 @@ vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_eve
 	pthread_mutex_lock(&q->lock);
 	bool started = io->source && start_thread(q, submit_thread, "epd-submit");
 	q->submitting = started;
-	if (!device->impl->completion_fd)
+	/* one waiter from the start, more when markers find it busy */
+	if (!device->impl->completion_fd) {
 		started = started && start_thread(q, wait_thread, "epd-wait");
+		q->waiters = q->idle_waiters = started;
+	}
 	pthread_mutex_unlock(&q->lock);
 	if (!started) {
 		wlr_log(WLR_ERROR, "cannot start the device I/O threads");
