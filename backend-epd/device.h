@@ -30,7 +30,11 @@ struct vl_epd_device;
 
 struct vl_epd_device_impl {
 	const char *name;
-	/* Shows what the pixels hold in rect; the marker completes later. */
+	/*
+	 * Shows what the pixels hold in rect; the marker completes later. False
+	 * with errno set on failure; EBUSY: the driver's queue is full, nothing
+	 * was submitted, and the backend submits it again later.
+	 */
 	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
 	/*
 	 * Optional: shows n updates (2 to group_max) of one flush in one
@@ -89,6 +93,12 @@ struct vl_epd_device {
 	struct vl_epd_waveform_map waveform_map;
 	/* How many updates submit_group takes at once. */
 	uint32_t group_max;
+	/*
+	 * Updates the driver holds, running and queued, before it refuses more
+	 * with EBUSY, less a margin: the backend keeps fewer than this in
+	 * flight. 0: the backend's own limits only.
+	 */
+	uint32_t max_in_flight;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
 	/* The backend and its I/O threads, which may end after the backend. */

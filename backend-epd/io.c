@@ -35,6 +35,14 @@
  */
 #define MAX_WAITERS 16
 
+/*
+ * A driver whose queue is full (EBUSY) took nothing: the submission is
+ * made again after a pause that grows from the first to the last while it
+ * stays full.
+ */
+#define BUSY_FIRST_MS 10
+#define BUSY_MAX_MS   160
+
 /* How long a backend being destroyed waits for its last updates to be submitted. */
 #define DRAIN_TIMEOUT_S 2
 
@@ -270,10 +278,28 @@ submit_with_fallback(struct vl_epd_io_queues *q, struct vl_epd_update *group, si
 
 static void start_waiters(struct vl_epd_io_queues *q);
 
+/* With the lock held: a pause of busy_ms, which a stop ends early. */
+static void
+pause_while_busy(struct vl_epd_io_queues *q, unsigned int busy_ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += busy_ms / 1000;
+	until.tv_nsec += (long)(busy_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (!q->stop && pthread_cond_timedwait(&q->wake, &q->lock, &until) == 0)
+		;
+}
+
 static void *
 submit_thread(void *data)
 {
 	struct vl_epd_io_queues *q = data;
+	unsigned int busy_ms = 0;
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
@@ -291,6 +317,14 @@ submit_thread(void *data)
 		bool ok = error == 0;
 
 		pthread_mutex_lock(&q->lock);
+		if (error == -EBUSY) {
+			/* not submitted yet, not failed: the group stays first in the queue */
+			busy_ms = busy_ms ? (busy_ms < BUSY_MAX_MS ? busy_ms * 2 : BUSY_MAX_MS)
+					  : BUSY_FIRST_MS;
+			pause_while_busy(q, busy_ms);
+			continue;
+		}
+		busy_ms = 0;
 		for (size_t i = 0; i < n; i++) {
 			ring_pop(&q->to_submit);
 			q->ready--;

@@ -131,6 +131,29 @@ flushes_in_flight(const struct vl_epd_output *output)
 	return n;
 }
 
+static size_t
+updates_in_flight(const struct vl_epd_output *output)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++)
+		n += output->flushes[i].id != 0 ? output->flushes[i].left : 0;
+	return n;
+}
+
+/*
+ * Whether another flush fits under the driver's depth: beyond it the
+ * driver refuses updates (EBUSY), so content waits here instead, merging.
+ */
+static bool
+room_for_flush(const struct vl_epd_output *output)
+{
+	uint32_t max = output->device->max_in_flight;
+	size_t n = updates_in_flight(output);
+
+	return max == 0 || n == 0 || n + VL_EPD_MAX_UPDATES_PER_FLUSH <= max;
+}
+
 static struct vl_epd_flush_record *
 newest_flush(struct vl_epd_output *output)
 {
@@ -244,7 +267,8 @@ waits_for_panel(const struct vl_epd_output *output)
 static bool
 saturated(const struct vl_epd_output *output)
 {
-	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT || waits_for_panel(output))
+	if (flushes_in_flight(output) >= VL_EPD_MAX_FLUSHES_IN_FLIGHT || !room_for_flush(output) ||
+		waits_for_panel(output))
 		return true;
 	for (size_t i = 0; i < VL_EPD_FLUSH_SLOTS; i++) {
 		const struct vl_epd_flush_record *a = &output->flushes[i];
@@ -646,6 +670,7 @@ kick(struct vl_epd_output *output)
 	bool holding = pixman_region32_not_empty(&output->held);
 	if (output->enabled && !output->lost &&
 		flushes_in_flight(output) < VL_EPD_MAX_FLUSHES_IN_FLIGHT &&
+		room_for_flush(output) &&
 		(waits_for_panel(output) || (!holding && has_pending_commits(output))))
 		flush(output, false);
 	if (output->frame_held)

@@ -285,6 +285,28 @@ test_completions_in_any_order(void **state)
 }
 
 /*
+ * A driver whose queue is full refuses with EBUSY: nothing was submitted,
+ * nothing failed. The update goes to the device again once there is room,
+ * and is reported done, never failed.
+ */
+static void
+test_busy_is_not_yet_submitted(void **state)
+{
+	(void)state;
+	struct fixture *f = start(4);
+
+	vl_epd_memory_fail(f->device, VL_EPD_MEMORY_SUBMIT, 3, EBUSY);
+	queue(f, 1, WAVEFORM_MODE_DU, 0, 0, 10);
+	queue(f, 2, WAVEFORM_MODE_DU, 100, 0, 10);
+	vl_epd_io_kick(&f->io);
+	assert_true(wait_results_in_time(f, 2));
+	assert_all_done(f, 0);
+	assert_calls(f, (const uint32_t[]){1, 2}, (const uint32_t[]){0, 0}, 2);
+	assert_int_equal(vl_epd_memory_submissions(f->device), 4);
+	stop(f);
+}
+
+/*
  * A device that takes groups but says it takes none at once (group_max 0)
  * breaks the device contract: the I/O queue refuses it, with the reason,
  * instead of submitting empty groups in a loop.
@@ -340,6 +362,7 @@ main(void)
 		cmocka_unit_test(test_refused_group),
 		cmocka_unit_test(test_broken_group_contract),
 		cmocka_unit_test(test_completions_in_any_order),
+		cmocka_unit_test(test_busy_is_not_yet_submitted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
