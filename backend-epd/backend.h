@@ -166,6 +166,12 @@ struct vl_epd_output {
 	uint64_t next_flush_id;
 	uint32_t next_marker;
 	struct vl_epd_retry_area retries[VL_EPD_RETRY_AREAS];
+	/*
+	 * Areas the device refused for good (with the safe waveform too): not
+	 * retried on their own, which would fail again at once, but sent again
+	 * along with the next content that goes to the panel.
+	 */
+	pixman_region32_t refused;
 	bool retry_pending; /* an area waits for the retry timer */
 	/* updates the I/O queue had no room for are tried again then; 0: none */
 	int64_t requeue_due_ms;

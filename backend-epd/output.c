@@ -241,7 +241,8 @@ retries_waiting(const struct vl_epd_output *output, pixman_region32_t *region)
 
 /*
  * Whether content waits for the panel, not for the rest of its change nor
- * for the retry of an area that failed: frames go on meanwhile.
+ * for the retry of an area that failed, nor one the device refused: frames
+ * go on meanwhile.
  */
 static bool
 waits_for_panel(const struct vl_epd_output *output)
@@ -253,6 +254,7 @@ waits_for_panel(const struct vl_epd_output *output)
 	pixman_region32_subtract(
 		&waiting, (pixman_region32_t *)&output->unsent, (pixman_region32_t *)&output->held);
 	pixman_region32_subtract(&waiting, &waiting, &backing_off);
+	pixman_region32_subtract(&waiting, &waiting, (pixman_region32_t *)&output->refused);
 	bool waits = pixman_region32_not_empty(&waiting);
 	pixman_region32_fini(&waiting);
 	pixman_region32_fini(&backing_off);
@@ -558,6 +560,18 @@ retry_done(struct vl_epd_output *output, const pixman_box32_t *box)
 		arm_retry_timer(output);
 }
 
+/* An update over box showed: what the device refused there before is shown now. */
+static void
+shown_again(struct vl_epd_output *output, const pixman_box32_t *box)
+{
+	if (!pixman_region32_not_empty(&output->refused))
+		return;
+	pixman_region32_t shown;
+	pixman_region32_init_rect(&shown, box->x1, box->y1, box->x2 - box->x1, box->y2 - box->y1);
+	pixman_region32_subtract(&output->refused, &output->refused, &shown);
+	pixman_region32_fini(&shown);
+}
+
 /* A record whose updates are queued waits for them; one without any is free again. */
 static void
 track_flush(struct vl_epd_flush_record *record)
@@ -609,12 +623,22 @@ flush(struct vl_epd_output *output, bool everything)
 {
 	struct vl_epd_flush_record *record = new_flush(output);
 	struct vl_epd_commit *commit, *tmp;
-	pixman_region32_t backing_off, kept_unsent, kept_stale;
+	pixman_region32_t backing_off, others, kept_unsent, kept_stale;
 
 	if (!record)
 		return;
-	/* Areas waiting for their retry sit this flush out (a last one takes them). */
+	/*
+	 * Areas waiting for their retry sit this flush out (a last one takes
+	 * them), and so do refused areas, unless other content goes.
+	 */
 	retries_waiting(output, &backing_off);
+	pixman_region32_init(&others);
+	pixman_region32_union(&others, &output->unsent, &output->stale);
+	pixman_region32_subtract(&others, &others, &backing_off);
+	pixman_region32_subtract(&others, &others, &output->refused);
+	if (!pixman_region32_not_empty(&others))
+		pixman_region32_union(&backing_off, &backing_off, &output->refused);
+	pixman_region32_fini(&others);
 	pixman_region32_init(&kept_unsent);
 	pixman_region32_init(&kept_stale);
 	if (!everything) {
@@ -631,7 +655,14 @@ flush(struct vl_epd_output *output, bool everything)
 	pixman_region32_fini(&backing_off);
 	uint64_t id = record->id;
 	size_t n = record->n;
-	bool waiting = pixman_region32_not_empty(&output->unsent);
+	/* a refused area left out holds no commit, which is not shown in full then */
+	pixman_region32_t left_out;
+	pixman_region32_init(&left_out);
+	pixman_region32_intersect(&left_out, &output->unsent, &output->refused);
+	bool incomplete = pixman_region32_not_empty(&left_out);
+	pixman_region32_subtract(&left_out, &output->unsent, &output->refused);
+	bool waiting = pixman_region32_not_empty(&left_out);
+	pixman_region32_fini(&left_out);
 	track_flush(record);
 	/* A commit that changed nothing has settled once what is in flight has. */
 	struct vl_epd_flush_record *carrier = n > 0 ? record : newest_flush(output);
@@ -645,8 +676,9 @@ flush(struct vl_epd_output *output, bool everything)
 				commit->first_flush_id = id;
 			continue;
 		}
+		commit->incomplete |= incomplete;
 		if (!carrier) {
-			finish_commit(output, commit, true);
+			finish_commit(output, commit, !commit->incomplete);
 			continue;
 		}
 		if (n == 0)
@@ -836,16 +868,24 @@ handle_io_result(const struct vl_epd_io_result *result, void *data)
 			const pixman_box32_t *box = &record->boxes[j];
 			if (result->error == 0) {
 				retry_done(output, box);
+				shown_again(output, box);
 			} else if (vl_epd_error_is_permanent(-result->error)) {
 				/* the I/O queue tried the safe waveform too: it would fail again */
-				wlr_log(WLR_ERROR,
-					"panel update %" PRIu32 " (%" PRId32 "x%" PRId32
-					" at %" PRId32 ",%" PRId32 ") is refused for good: %s; "
-					"the area keeps what it shows until its content changes",
-					result->marker, box->x2 - box->x1, box->y2 - box->y1,
-					box->x1, box->y1, strerror(-result->error));
+				if (!pixman_region32_not_empty(&output->refused))
+					wlr_log(WLR_ERROR,
+						"panel update %" PRIu32 " (%" PRId32 "x%" PRId32
+						" at %" PRId32 ",%" PRId32
+						") is refused for good: %s; "
+						"refused areas go out again with later changes "
+						"only",
+						result->marker, box->x2 - box->x1,
+						box->y2 - box->y1, box->x1, box->y1,
+						strerror(-result->error));
 				record->given_up = true;
 				retry_done(output, box);
+				pixman_region32_union_rect(&output->refused, &output->refused,
+					box->x1, box->y1, box->x2 - box->x1, box->y2 - box->y1);
+				vl_epd_forget_sent(output, box);
 			} else {
 				wlr_log(WLR_ERROR, "panel update %" PRIu32 " failed: %s",
 					result->marker, strerror(-result->error));
@@ -1058,6 +1098,7 @@ output_destroy(struct wlr_output *wlr_output)
 	pixman_region32_fini(&output->held);
 	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++)
 		pixman_region32_fini(&output->retries[i].area);
+	pixman_region32_fini(&output->refused);
 	wl_array_release(&output->next_hints);
 	wl_array_release(&output->hints);
 	free(output->gray);
@@ -1092,6 +1133,7 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	pixman_region32_init(&output->held);
 	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++)
 		pixman_region32_init(&output->retries[i].area);
+	pixman_region32_init(&output->refused);
 	wl_array_init(&output->next_hints);
 	wl_array_init(&output->hints);
 	wl_array_init(&output->next_feedback);
@@ -1147,6 +1189,7 @@ err:
 	pixman_region32_fini(&output->held);
 	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++)
 		pixman_region32_fini(&output->retries[i].area);
+	pixman_region32_fini(&output->refused);
 	free(output->gray);
 	free(output->sent);
 	free(output);
