@@ -57,9 +57,10 @@ struct vl_epd_io_queues;
 struct vl_epd_io_watch;
 
 /*
- * Device I/O off the event loop: one thread submits updates, another waits
- * for them (or the event loop polls the device's completion descriptors),
- * and results wake the event loop through an eventfd. Some drivers
+ * Device I/O off the event loop: one thread submits updates, a pool waits
+ * for them, one marker a thread, so that each completion is reported when
+ * it happens (or the event loop polls the device's completion
+ * descriptors), and results wake the event loop through an eventfd. Some drivers
  * (NXP's mxc_epdc_fb) hold the fbdev lock while a wait blocks, so even a
  * submission can stall for a whole waveform; the event loop never makes
  * either call itself.
@@ -93,7 +94,8 @@ void vl_epd_io_kick(struct vl_epd_io *io);
 struct vl_epd_flush_record {
 	uint64_t id; /* 0: the slot is free */
 	size_t n, left;
-	bool failed;
+	bool failed;          /* an update failed for a passing reason: it is retried */
+	bool given_up;        /* the device refused an update for good */
 	const char *waveform; /* the main waveform, for feedback */
 	bool flashed;
 	uint32_t markers[VL_EPD_MAX_UPDATES_PER_FLUSH];
@@ -111,6 +113,7 @@ struct vl_epd_commit {
 	/* the first flush that took part of its content while the rest waited; 0: none */
 	uint64_t first_flush_id;
 	bool settled;
+	bool incomplete; /* part of its content was given up: it is not reported shown */
 	struct timespec when;
 	const char *waveform;
 	bool flashed;
@@ -125,6 +128,19 @@ struct vl_epd_feedback_entry {
 	const char *waveform; /* for an area: what drew most of it */
 	uint64_t drawn;       /* how much of it that waveform drew */
 	bool flashed;
+};
+
+/*
+ * Areas whose updates failed for a passing reason. Each waits for its own
+ * retry, with a backoff that grows while it keeps failing and ends when
+ * the area has shown; the rest of the panel goes on meanwhile.
+ */
+#define VL_EPD_RETRY_AREAS 8
+struct vl_epd_retry_area {
+	pixman_region32_t area; /* empty: the slot is free */
+	unsigned int backoff_ms;
+	int64_t due_ms; /* CLOCK_MONOTONIC */
+	bool waiting;   /* until due_ms, its content is not sent */
 };
 
 struct vl_epd_output {
@@ -150,9 +166,17 @@ struct vl_epd_output {
 	struct vl_epd_flush_record flushes[VL_EPD_FLUSH_SLOTS];
 	uint64_t next_flush_id;
 	uint32_t next_marker;
-	unsigned int retry_backoff_ms; /* 0 while nothing failed */
-	bool retry_pending;            /* flushes wait for the retry timer */
-	bool lost;                     /* the device is gone */
+	struct vl_epd_retry_area retries[VL_EPD_RETRY_AREAS];
+	/*
+	 * Areas the device refused for good (with the safe waveform too): not
+	 * retried on their own, which would fail again at once, but sent again
+	 * along with the next content that goes to the panel.
+	 */
+	pixman_region32_t refused;
+	bool retry_pending; /* an area waits for the retry timer */
+	/* updates the I/O queue had no room for are tried again then; 0: none */
+	int64_t requeue_due_ms;
+	bool lost; /* the device is gone */
 	bool frame_held;
 	bool last_commit_unchanged; /* its frame waits for frame_timer */
 	bool dispatching;           /* finished commits' callbacks are running */

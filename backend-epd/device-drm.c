@@ -22,6 +22,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
@@ -30,10 +31,19 @@
 
 /* Settle fences not collected yet: more than the backend keeps in flight. */
 #define DRM_FENCES_MAX 512
-/* A full update queue refuses commits: wait for a fence, then try again. */
-#define DRM_BUSY_RETRIES 50
+/*
+ * A full update queue refuses commits: wait for an update to complete,
+ * then try again, for at most this long (a stuck panel's waits end after
+ * 5 s) before the backend is told the queue is still full.
+ */
+#define DRM_BUSY_TIMEOUT_MS 5000
 /* epdrm(4) shows more clips than this as their bounding box */
 #define EPDRM_CLIPS_MAX 4
+/*
+ * epdrm's queue: 16 updates running and 64 queued, and it refuses a commit
+ * while fewer than 8 slots are free. The backend keeps fewer in flight.
+ */
+#define EPDRM_MAX_IN_FLIGHT 48
 /* other drivers: as many as a flush has */
 #define KMS_CLIPS_MAX 16
 
@@ -206,22 +216,61 @@ wait_fence(struct drm_epd_device *drm, int fd)
 		;
 }
 
-/* Waits for the oldest settle fence, leaving it for the event loop to collect. */
-static void
-wait_oldest_fence(struct drm_epd_device *drm)
+static bool
+cancelled(struct drm_epd_device *drm)
 {
-	int fd = -1;
+	struct pollfd fd = {.fd = drm->cancel_fd, .events = POLLIN};
 
+	return poll(&fd, 1, 0) > 0;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/*
+ * Waits at most timeout_ms for room in the panel's queue: for one of the
+ * settle fences that have not signalled yet to signal, or for cancel. A
+ * signalled fence that the event loop has not collected yet frees nothing
+ * more, so those are left out. Without a fence to wait for (the queue is
+ * full of updates that are not the backend's, the fbdev emulation's say),
+ * it waits a short while.
+ */
+static void
+wait_for_room(struct drm_epd_device *drm, int timeout_ms)
+{
+	static const int idle_ms = 20;
+	struct pollfd fds[DRM_FENCES_MAX + 1];
+	size_t n = 0, running = 0;
+
+	/* copies: the event loop may collect and close a fence meanwhile */
 	pthread_mutex_lock(&drm->lock);
-	if (drm->n_fences)
-		fd = dup(drm->fences[0].fd);
-	pthread_mutex_unlock(&drm->lock);
-	if (fd < 0) {
-		usleep(20 * 1000);
-		return;
+	for (size_t i = 0; i < drm->n_fences; i++) {
+		int fd = fcntl(drm->fences[i].fd, F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0)
+			fds[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
 	}
-	wait_fence(drm, fd);
-	close(fd);
+	pthread_mutex_unlock(&drm->lock);
+	if (n > 0 && poll(fds, n, 0) < 0)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (fds[i].revents)
+			close(fds[i].fd);
+		else
+			fds[running++] = fds[i];
+	}
+	fds[running] = (struct pollfd){.fd = drm->cancel_fd, .events = POLLIN};
+	if (running == 0 && timeout_ms > idle_ms)
+		timeout_ms = idle_ms;
+	while (poll(fds, running + 1, timeout_ms) < 0 && errno == EINTR)
+		;
+	for (size_t i = 0; i < running; i++)
+		close(fds[i].fd);
 }
 
 static bool
@@ -242,12 +291,14 @@ drm_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updates,
 		errno = ENOSPC;
 		return false;
 	}
-	for (int tries = 0;; tries++) {
+	int64_t deadline = now_ms() + DRM_BUSY_TIMEOUT_MS;
+	for (;;) {
 		ret = commit_updates(drm, updates, n, drm->epd ? &settle_fd : NULL);
-		if (ret != -EBUSY || tries == DRM_BUSY_RETRIES)
+		int64_t left_ms = deadline - now_ms();
+		if (ret != -EBUSY || left_ms <= 0 || cancelled(drm))
 			break;
 		/* the panel's queue is full: room comes as updates complete */
-		wait_oldest_fence(drm);
+		wait_for_room(drm, (int)left_ms);
 	}
 	if (ret) {
 		errno = -ret;
@@ -647,6 +698,7 @@ vl_epd_drm_open(const char *path, char *error, size_t error_size)
 	}
 	drm->base.has_update_ioctls = drm->epd;
 	drm->base.group_max = drm->epd ? EPDRM_CLIPS_MAX : KMS_CLIPS_MAX;
+	drm->base.max_in_flight = drm->epd ? EPDRM_MAX_IN_FLIGHT : 0;
 	snprintf(drm->base.description, sizeof(drm->base.description), "%s (%s, %ux%u, %u bpp)",
 		path, drm->base.impl->name, drm->base.width, drm->base.height, drm->base.bpp);
 	drm->uevent_fd = vl_epd_open_uevent_socket();

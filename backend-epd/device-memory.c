@@ -38,6 +38,12 @@ struct memory_device {
 	uint32_t n_calls;
 	uint8_t *panel;
 	unsigned int latency_ms;
+	/* latencies of particular waveforms, instead of latency_ms */
+	struct {
+		uint32_t waveform;
+		unsigned int latency_ms;
+	} waveform_latency[8];
+	size_t n_waveform_latencies;
 	bool hold; /* no update completes until it is released */
 	bool gate; /* no update is submitted until it is opened */
 	/*
@@ -50,6 +56,11 @@ struct memory_device {
 	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
 	int failure_error[2];
+	uint32_t refused[8]; /* waveforms refused with EINVAL */
+	size_t n_refused;
+	struct vl_epd_rect failing_area; /* submissions over it fail with area_error */
+	int area_error;
+	unsigned int submissions;
 	bool gone, cancel;
 };
 
@@ -193,6 +204,27 @@ show_update(struct memory_device *mem, const struct vl_epd_update *update)
 }
 
 static bool
+rects_overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b)
+{
+	return a->left < b->left + b->width && b->left < a->left + a->width &&
+	       a->top < b->top + b->height && b->top < a->top + a->height;
+}
+
+/* With the lock held: the error a driver would refuse these updates with, or 0. */
+static int
+refusal(struct memory_device *mem, const struct vl_epd_update *updates, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < mem->n_refused; j++)
+			if (updates[i].waveform == mem->refused[j])
+				return EINVAL;
+		if (mem->area_error && rects_overlap(&updates[i].rect, &mem->failing_area))
+			return mem->area_error;
+	}
+	return 0;
+}
+
+static bool
 memory_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updates, size_t n)
 {
 	struct memory_device *mem = memory_from_device(dev);
@@ -200,7 +232,10 @@ memory_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updat
 	pthread_mutex_lock(&mem->lock);
 	while (mem->gate && !mem->cancel)
 		pthread_cond_wait(&mem->wake, &mem->lock);
+	mem->submissions++;
 	int error = injected_failure(mem, VL_EPD_MEMORY_SUBMIT);
+	if (!error)
+		error = refusal(mem, updates, n);
 	for (size_t i = 0; !error && i < n; i++)
 		error = show_update(mem, &updates[i]);
 	/* what a failed submission took goes with it */
@@ -249,7 +284,48 @@ add_ms(struct timespec *t, unsigned int ms)
 	}
 }
 
-/* An update completes latency_ms after its submission. */
+/* With the lock held. */
+static unsigned int
+latency_of(const struct memory_device *mem, uint32_t waveform)
+{
+	for (size_t i = 0; i < mem->n_waveform_latencies; i++)
+		if (mem->waveform_latency[i].waveform == waveform)
+			return mem->waveform_latency[i].latency_ms;
+	return mem->latency_ms;
+}
+
+static bool
+later(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+/*
+ * With the lock held: when update i completes, its latency after it
+ * starts. As on a panel, an update that overlaps an earlier one starts when
+ * that one ends, so the two complete in the order they were submitted;
+ * others complete in any order. Chains of overlaps are followed a few
+ * steps back, which is all a test keeps in flight.
+ */
+static struct timespec
+completion_of(const struct memory_device *mem, size_t i, unsigned int depth)
+{
+	struct timespec start = mem->submitted[i];
+	const size_t horizon = i > 256 ? i - 256 : 0;
+
+	for (size_t j = i; depth > 0 && j-- > horizon;) {
+		if (!rects_overlap(&mem->updates[j].rect, &mem->updates[i].rect))
+			continue;
+		struct timespec end = completion_of(mem, j, depth - 1);
+		if (later(&end, &start))
+			start = end;
+		break;
+	}
+	add_ms(&start, latency_of(mem, mem->updates[i].waveform));
+	return start;
+}
+
+/* An update completes its latency after it starts (completion_of). */
 static int
 memory_wait(struct vl_epd_device *dev, uint32_t marker)
 {
@@ -262,8 +338,7 @@ memory_wait(struct vl_epd_device *dev, uint32_t marker)
 		if (mem->updates[i].marker != marker)
 			continue;
 		found = true;
-		deadline = mem->submitted[i];
-		add_ms(&deadline, mem->latency_ms);
+		deadline = completion_of(mem, i, 8);
 	}
 	while (found && !mem->cancel) {
 		if (mem->hold) {
@@ -483,6 +558,25 @@ vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms)
 }
 
 void
+vl_epd_memory_set_waveform_latency(
+	struct vl_epd_device *dev, uint32_t waveform, unsigned int latency_ms)
+{
+	struct memory_device *mem = memory_from_device(dev);
+	size_t i = 0;
+
+	pthread_mutex_lock(&mem->lock);
+	while (i < mem->n_waveform_latencies && mem->waveform_latency[i].waveform != waveform)
+		i++;
+	if (i < sizeof(mem->waveform_latency) / sizeof(mem->waveform_latency[0])) {
+		mem->waveform_latency[i].waveform = waveform;
+		mem->waveform_latency[i].latency_ms = latency_ms;
+		if (i == mem->n_waveform_latencies)
+			mem->n_waveform_latencies++;
+	}
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
 vl_epd_memory_hold(struct vl_epd_device *dev, bool hold)
 {
 	struct memory_device *mem = memory_from_device(dev);
@@ -537,4 +631,37 @@ vl_epd_memory_update_pixels(struct vl_epd_device *dev, size_t index)
 	const uint8_t *copy = index < mem->n_updates ? mem->copies[index] : NULL;
 	pthread_mutex_unlock(&mem->lock);
 	return copy;
+}
+
+void
+vl_epd_memory_refuse_waveform(struct vl_epd_device *dev, uint32_t waveform)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	if (mem->n_refused < sizeof(mem->refused) / sizeof(mem->refused[0]))
+		mem->refused[mem->n_refused++] = waveform;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+void
+vl_epd_memory_fail_area(struct vl_epd_device *dev, const struct vl_epd_rect *rect, int error)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	mem->failing_area = *rect;
+	mem->area_error = error;
+	pthread_mutex_unlock(&mem->lock);
+}
+
+unsigned int
+vl_epd_memory_submissions(struct vl_epd_device *dev)
+{
+	struct memory_device *mem = memory_from_device(dev);
+
+	pthread_mutex_lock(&mem->lock);
+	unsigned int n = mem->submissions;
+	pthread_mutex_unlock(&mem->lock);
+	return n;
 }

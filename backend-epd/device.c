@@ -186,6 +186,33 @@ open_spec(const char *spec, unsigned int time_scale, char *error, size_t error_s
 	return vl_epd_fbdev_open(spec, error, error_size);
 }
 
+bool
+vl_epd_device_check(const struct vl_epd_device *dev, char *error, size_t error_size)
+{
+	const struct vl_epd_device_impl *impl = dev->impl;
+	const char *broken = NULL;
+
+	if (!impl->submit || !impl->destroy)
+		broken = "it lacks submit or destroy";
+	else if (!impl->wait == !impl->completion_fd)
+		broken = "it needs either wait or completion_fd";
+	else if (!impl->completion_fd != !impl->collect_completion)
+		broken = "completion_fd and collect_completion go together";
+	else if (impl->submit_group && dev->group_max < 2)
+		/* the submit thread would take groups of nothing, for ever */
+		broken = "submit_group needs a group_max of at least 2";
+	else if (!impl->removal_fd != !impl->removed)
+		broken = "removal_fd and removed go together";
+	else if (!dev->pixels || dev->width == 0 || dev->height == 0 ||
+		 (dev->bpp != 8 && dev->bpp != 32) || dev->stride / (dev->bpp / 8) < dev->width)
+		broken = "its framebuffer is not 8 or 32 bpp pixels of its size";
+	if (!broken)
+		return true;
+	snprintf(error, error_size, "%s: device %s breaks the device contract: %s",
+		dev->description, impl->name ? impl->name : "(unnamed)", broken);
+	return false;
+}
+
 struct vl_epd_device *
 vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time_scale, char *error,
 	size_t error_size)
@@ -200,6 +227,10 @@ vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time
 	if (!dev)
 		return NULL;
 	atomic_init(&dev->refs, 1);
+	if (!vl_epd_device_check(dev, error, error_size)) {
+		vl_epd_device_unref(dev);
+		return NULL;
+	}
 	dev->waveform_map = map;
 	if (!waveform_map)
 		return dev;
@@ -212,6 +243,20 @@ vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time
 	}
 	vl_epd_waveform_table_from_map(&dev->waveforms, &map);
 	return dev;
+}
+
+bool
+vl_epd_error_is_permanent(int error)
+{
+	return error == EINVAL || error == EOPNOTSUPP || error == ERANGE;
+}
+
+uint32_t
+vl_epd_device_safe_waveform(const struct vl_epd_device *dev)
+{
+	if (dev->waveform_map.id[WAVEFORM_MODE_GC16] < 0)
+		return WAVEFORM_MODE_AUTO;
+	return vl_epd_waveform_map_device_id(&dev->waveform_map, WAVEFORM_MODE_GC16);
 }
 
 struct vl_epd_device *

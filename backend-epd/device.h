@@ -35,7 +35,9 @@ struct vl_epd_device_impl {
 	 * Shows rect's pixels; the marker completes later. Without snapshot,
 	 * what pixels hold there when the driver takes them (epdfb: when the
 	 * update starts on the panel), which converges on the newest content
-	 * since updates over a pixel reach the panel in order.
+	 * since updates over a pixel reach the panel in order. False with
+	 * errno set on failure; EBUSY: the driver's queue is full, nothing
+	 * was submitted, and the backend submits it again later.
 	 */
 	bool (*submit)(struct vl_epd_device *dev, const struct vl_epd_update *update);
 	/*
@@ -107,6 +109,12 @@ struct vl_epd_device {
 	struct vl_epd_waveform_map waveform_map;
 	/* How many updates submit_group takes at once. */
 	uint32_t group_max;
+	/*
+	 * Updates the driver holds, running and queued, before it refuses more
+	 * with EBUSY, less a margin: the backend keeps fewer than this in
+	 * flight. 0: the backend's own limits only.
+	 */
+	uint32_t max_in_flight;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
 	/* The backend and its I/O threads, which may end after the backend. */
@@ -126,6 +134,26 @@ struct vl_epd_device {
  */
 struct vl_epd_device *vl_epd_device_open(const char *spec, const char *waveform_map,
 	unsigned int time_scale, char *error, size_t error_size);
+/*
+ * Whether dev keeps the device contract: submit and destroy; wait, or
+ * completion_fd with collect_completion; submit_group only with a
+ * group_max of at least 2; removed with removal_fd; pixels of 8 or 32 bpp.
+ * When not, writes what it breaks to error. vl_epd_device_open and the
+ * I/O queue check it, so that a broken device fails at once, not in a
+ * thread.
+ */
+bool vl_epd_device_check(const struct vl_epd_device *dev, char *error, size_t error_size);
+/*
+ * Whether a positive errno from submit or wait means the device refuses the
+ * update as it is, for good (an unknown waveform or flag, a rect it cannot
+ * take): sending it again unchanged can only fail again.
+ */
+bool vl_epd_error_is_permanent(int error);
+/*
+ * The waveform every device takes: GC16 as the device numbers it, or AUTO
+ * when its waveform map has no GC16.
+ */
+uint32_t vl_epd_device_safe_waveform(const struct vl_epd_device *dev);
 /* Takes a reference; the device is destroyed when the last one is dropped. */
 struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
 void vl_epd_device_unref(struct vl_epd_device *dev);
@@ -160,6 +188,9 @@ struct vl_epd_device *vl_epd_memory_open(
 
 /* How long the memory device's updates take to complete (0: at once). */
 void vl_epd_memory_set_latency(struct vl_epd_device *dev, unsigned int latency_ms);
+/* How long its updates of waveform take instead, as a panel's waveforms differ. */
+void vl_epd_memory_set_waveform_latency(
+	struct vl_epd_device *dev, uint32_t waveform, unsigned int latency_ms);
 /*
  * While hold is set, no update of the memory device completes: they stay in
  * flight, whatever the latency, until it is cleared.
@@ -213,5 +244,17 @@ enum vl_epd_memory_call {
  */
 void vl_epd_memory_fail(
 	struct vl_epd_device *dev, enum vl_epd_memory_call call, unsigned int count, int error);
+/*
+ * Makes submissions with an update of waveform fail with EINVAL from now
+ * on, as a driver refuses a waveform it does not know.
+ */
+void vl_epd_memory_refuse_waveform(struct vl_epd_device *dev, uint32_t waveform);
+/*
+ * Makes submissions with an update that overlaps rect fail with error (a
+ * positive errno) until it is called again with error 0.
+ */
+void vl_epd_memory_fail_area(struct vl_epd_device *dev, const struct vl_epd_rect *rect, int error);
+/* How many submission calls the device had, refused ones included. */
+unsigned int vl_epd_memory_submissions(struct vl_epd_device *dev);
 
 #endif

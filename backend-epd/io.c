@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device I/O threads: one submits queued updates, one waits for submitted
- * markers in order; both post results and wake the event loop through an
- * eventfd. A flush's updates are queued together (vl_epd_io_kick), so that
+ * Device I/O threads: one submits queued updates, a small pool waits for
+ * submitted markers, each for one at a time, so that a completion is
+ * reported when it happens, also before one submitted earlier (an A2
+ * update beside a long GC16 one); all post results and wake the event loop
+ * through an eventfd. A flush's updates are queued together (vl_epd_io_kick), so that
  * a device that takes several at once (submit_group: one atomic commit)
  * gets those that share a waveform in one call. A device whose completions
  * are descriptors (completion_fd) has no wait thread: the event loop polls
@@ -26,6 +28,21 @@
 #include <wlr/util/log.h>
 
 #include "backend.h"
+
+/*
+ * Wait threads at most: the driver runs up to 16 updates at once, so each
+ * of those can have a thread waiting for it. They are started as markers
+ * find none idle, and sleep while nothing is in flight.
+ */
+#define MAX_WAITERS 16
+
+/*
+ * A driver whose queue is full (EBUSY) took nothing: the submission is
+ * made again after a pause that grows from the first to the last while it
+ * stays full.
+ */
+#define BUSY_FIRST_MS 10
+#define BUSY_MAX_MS   160
 
 /* How long a backend being destroyed waits for its last updates to be submitted. */
 #define DRAIN_TIMEOUT_S 2
@@ -59,10 +76,14 @@ struct vl_epd_io_queues {
 	int eventfd;
 	int refs;
 	bool stop;
+	unsigned int waiters, idle_waiters; /* wait threads started, and those without a marker */
 	struct ring to_submit, to_wait, results;
 	/* the first ready of to_submit are kicked: the thread may take them */
 	size_t ready;
 	uint64_t batch; /* what the updates queued until the next kick get */
+	/* kinds of update the device refused and took with the safe waveform instead */
+	struct vl_epd_update refused[8];
+	size_t n_refused;
 	struct vl_epd_update submissions[RING_SIZE];
 	uint64_t batches[RING_SIZE];
 	uint32_t waits[RING_SIZE];
@@ -194,10 +215,92 @@ submit_group(struct vl_epd_device *device, const struct vl_epd_update *group, si
 	return device->impl->submit(device, group);
 }
 
+/* With the lock held: whether the device refused updates of group's kind before. */
+static bool
+was_refused(const struct vl_epd_io_queues *q, const struct vl_epd_update *group)
+{
+	for (size_t i = 0; i < q->n_refused; i++)
+		if (same_kind(&q->refused[i], group))
+			return true;
+	return false;
+}
+
+/* Makes group's updates the kind every device takes; false when they are already. */
+static bool
+make_safe(const struct vl_epd_device *device, struct vl_epd_update *group, size_t n)
+{
+	uint32_t safe = vl_epd_device_safe_waveform(device);
+
+	if (group[0].waveform == safe && group[0].flags == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		group[i].waveform = safe;
+		group[i].flags = 0;
+	}
+	return true;
+}
+
+/*
+ * Submits group, n updates of one kind. A kind the device refuses for good
+ * (say, a waveform id it does not know) is sent once more as the safe
+ * waveform; when that shows, later updates of the kind go out so at once,
+ * with one warning. 0, or the negative errno of the failure.
+ */
+static int
+submit_with_fallback(struct vl_epd_io_queues *q, struct vl_epd_update *group, size_t n)
+{
+	struct vl_epd_device *device = q->device;
+	struct vl_epd_update kind = group[0];
+
+	pthread_mutex_lock(&q->lock);
+	bool refused = was_refused(q, group);
+	pthread_mutex_unlock(&q->lock);
+	if (refused)
+		make_safe(device, group, n);
+	errno = 0;
+	if (submit_group(device, group, n))
+		return 0;
+	int error = errno ? errno : EIO;
+	if (refused || !vl_epd_error_is_permanent(error) || !make_safe(device, group, n))
+		return -error;
+	errno = 0;
+	if (!submit_group(device, group, n))
+		return -(errno ? errno : EIO);
+	wlr_log(WLR_ERROR,
+		"the panel refuses waveform %" PRIu32 " with flags 0x%" PRIx32
+		" (%s): its updates go out as waveform %" PRIu32 " instead",
+		kind.waveform, kind.flags, strerror(error), group[0].waveform);
+	pthread_mutex_lock(&q->lock);
+	if (q->n_refused < sizeof(q->refused) / sizeof(q->refused[0]))
+		q->refused[q->n_refused++] = kind;
+	pthread_mutex_unlock(&q->lock);
+	return 0;
+}
+
+static void start_waiters(struct vl_epd_io_queues *q);
+
+/* With the lock held: a pause of busy_ms, which a stop ends early. */
+static void
+pause_while_busy(struct vl_epd_io_queues *q, unsigned int busy_ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += busy_ms / 1000;
+	until.tv_nsec += (long)(busy_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (!q->stop && pthread_cond_timedwait(&q->wake, &q->lock, &until) == 0)
+		;
+}
+
 static void *
 submit_thread(void *data)
 {
 	struct vl_epd_io_queues *q = data;
+	unsigned int busy_ms = 0;
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
@@ -211,10 +314,18 @@ submit_thread(void *data)
 		size_t n = take_group(q, group);
 		pthread_mutex_unlock(&q->lock);
 
-		bool ok = submit_group(q->device, group, n);
-		int error = ok ? 0 : -(errno ? errno : EIO);
+		int error = submit_with_fallback(q, group, n);
+		bool ok = error == 0;
 
 		pthread_mutex_lock(&q->lock);
+		if (error == -EBUSY) {
+			/* not submitted yet, not failed: the group stays first in the queue */
+			busy_ms = busy_ms ? (busy_ms < BUSY_MAX_MS ? busy_ms * 2 : BUSY_MAX_MS)
+					  : BUSY_FIRST_MS;
+			pause_while_busy(q, busy_ms);
+			continue;
+		}
+		busy_ms = 0;
 		for (size_t i = 0; i < n; i++) {
 			ring_pop(&q->to_submit);
 			q->ready--;
@@ -223,6 +334,7 @@ submit_thread(void *data)
 				post_report(q, group[i].marker, 0, true);
 			} else if (ok && ring_push(&q->to_wait, &slot)) {
 				q->waits[slot] = group[i].marker;
+				start_waiters(q);
 				pthread_cond_broadcast(&q->wake);
 			} else {
 				post_report(q, group[i].marker, ok ? -ENOSPC : error, false);
@@ -236,6 +348,7 @@ submit_thread(void *data)
 	return NULL;
 }
 
+/* Counted idle from its start (start_waiter), so that no more are started than needed. */
 static void *
 wait_thread(void *data)
 {
@@ -247,13 +360,14 @@ wait_thread(void *data)
 			pthread_cond_wait(&q->wake, &q->lock);
 		if (q->stop)
 			break;
-		uint32_t marker = q->waits[q->to_wait.head];
+		uint32_t marker = q->waits[ring_pop(&q->to_wait)];
+		q->idle_waiters--;
 		pthread_mutex_unlock(&q->lock);
 
 		int error = q->device->impl->wait(q->device, marker);
 
 		pthread_mutex_lock(&q->lock);
-		ring_pop(&q->to_wait);
+		q->idle_waiters++;
 		post_report(q, marker, error, false);
 	}
 	pthread_mutex_unlock(&q->lock);
@@ -379,13 +493,37 @@ start_thread(struct vl_epd_io_queues *q, void *(*func)(void *), const char *name
 	return true;
 }
 
+/*
+ * With the lock held: a wait thread for each marker no idle one will take,
+ * up to MAX_WAITERS. Those that exist go on if no more can start.
+ */
+static void
+start_waiters(struct vl_epd_io_queues *q)
+{
+	while (q->idle_waiters < q->to_wait.len && q->waiters < MAX_WAITERS) {
+		if (!start_thread(q, wait_thread, "epd-wait")) {
+			wlr_log(WLR_ERROR, "cannot start another panel wait thread");
+			return;
+		}
+		q->waiters++;
+		q->idle_waiters++;
+	}
+}
+
 bool
 vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_event_loop *loop,
 	void (*handler)(const struct vl_epd_io_result *result, void *data), void *data)
 {
-	struct vl_epd_io_queues *q = calloc(1, sizeof(*q));
+	struct vl_epd_io_queues *q;
+	char error[PATH_MAX + 256];
 
 	*io = (struct vl_epd_io){.loop = loop, .handler = handler, .data = data};
+	/* a device may have been changed since it was opened */
+	if (!vl_epd_device_check(device, error, sizeof(error))) {
+		wlr_log(WLR_ERROR, "%s", error);
+		return false;
+	}
+	q = calloc(1, sizeof(*q));
 	if (!q)
 		return false;
 	if (device->impl->completion_fd) {
@@ -417,8 +555,11 @@ vl_epd_io_init(struct vl_epd_io *io, struct vl_epd_device *device, struct wl_eve
 	pthread_mutex_lock(&q->lock);
 	bool started = io->source && start_thread(q, submit_thread, "epd-submit");
 	q->submitting = started;
-	if (!device->impl->completion_fd)
+	/* one waiter from the start, more when markers find it busy */
+	if (!device->impl->completion_fd) {
 		started = started && start_thread(q, wait_thread, "epd-wait");
+		q->waiters = q->idle_waiters = started;
+	}
 	pthread_mutex_unlock(&q->lock);
 	if (!started) {
 		wlr_log(WLR_ERROR, "cannot start the device I/O threads");

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -234,6 +235,122 @@ test_refused_group(void **state)
 	stop(f);
 }
 
+/*
+ * Runs the event loop until n results came or 10 s passed; false then.
+ * What comes later than that is not "when it happens".
+ */
+static bool
+wait_results_in_time(struct fixture *f, size_t n)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (f->n_results < n) {
+		assert_true(wl_event_loop_dispatch(f->loop, 100) >= 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 10)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Completions are reported as they happen, whatever the order of
+ * submission: A2 updates that finish while a long GC16 one submitted
+ * before them still runs are reported at once, each of them.
+ */
+static void
+test_completions_in_any_order(void **state)
+{
+	(void)state;
+	struct fixture *f = start(1);
+
+	/* far longer than the test may take: the wait for it is cancelled at stop */
+	vl_epd_memory_set_waveform_latency(f->device, WAVEFORM_MODE_GC16, 60000);
+	vl_epd_memory_set_waveform_latency(f->device, WAVEFORM_MODE_A2, 0);
+	queue(f, 1, WAVEFORM_MODE_GC16, 0, 0, 100);
+	queue(f, 2, WAVEFORM_MODE_GC16, 0, 150, 100);
+	queue(f, 3, WAVEFORM_MODE_A2, 200, 0, 10);
+	vl_epd_io_kick(&f->io);
+	assert_true(wait_results_in_time(f, 1));
+	assert_int_equal(f->results[0].marker, 3);
+	assert_int_equal(f->results[0].error, 0);
+	for (uint32_t marker = 4; marker < 8; marker++) {
+		queue(f, marker, WAVEFORM_MODE_A2, 200, 20 * marker, 10);
+		vl_epd_io_kick(&f->io);
+		assert_true(wait_results_in_time(f, marker - 2));
+		assert_int_equal(f->results[marker - 3].marker, marker);
+		assert_int_equal(f->results[marker - 3].error, 0);
+	}
+	stop(f);
+}
+
+/*
+ * A driver whose queue is full refuses with EBUSY: nothing was submitted,
+ * nothing failed. The update goes to the device again once there is room,
+ * and is reported done, never failed.
+ */
+static void
+test_busy_is_not_yet_submitted(void **state)
+{
+	(void)state;
+	struct fixture *f = start(4);
+
+	vl_epd_memory_fail(f->device, VL_EPD_MEMORY_SUBMIT, 3, EBUSY);
+	queue(f, 1, WAVEFORM_MODE_DU, 0, 0, 10);
+	queue(f, 2, WAVEFORM_MODE_DU, 100, 0, 10);
+	vl_epd_io_kick(&f->io);
+	assert_true(wait_results_in_time(f, 2));
+	assert_all_done(f, 0);
+	assert_calls(f, (const uint32_t[]){1, 2}, (const uint32_t[]){0, 0}, 2);
+	assert_int_equal(vl_epd_memory_submissions(f->device), 4);
+	stop(f);
+}
+
+/*
+ * A device that takes groups but says it takes none at once (group_max 0)
+ * breaks the device contract: the I/O queue refuses it, with the reason,
+ * instead of submitting empty groups in a loop.
+ */
+static void
+test_broken_group_contract(void **state)
+{
+	(void)state;
+	char error[256];
+	struct wl_event_loop *loop = wl_event_loop_create();
+	struct vl_epd_device *device =
+		vl_epd_device_open("memory:400x300", NULL, 0, error, sizeof(error));
+	assert_non_null(device);
+	vl_epd_memory_set_group_max(device, 4);
+	struct vl_epd_device_impl broken = *device->impl;
+	const struct vl_epd_device_impl *memory_impl = device->impl;
+	device->impl = &broken;
+
+	for (uint32_t group_max = 0; group_max < 2; group_max++) {
+		device->group_max = group_max;
+		error[0] = '\0';
+		assert_false(vl_epd_device_check(device, error, sizeof(error)));
+		assert_non_null(strstr(error, "group_max"));
+		struct vl_epd_io io;
+		assert_false(vl_epd_io_init(&io, device, loop, on_result, NULL));
+	}
+	/* nor may it leave out what every device needs */
+	device->group_max = 4;
+	broken.submit = NULL;
+	assert_false(vl_epd_device_check(device, error, sizeof(error)));
+	assert_non_null(strstr(error, "submit"));
+	broken = *memory_impl;
+	broken.wait = NULL;
+	assert_false(vl_epd_device_check(device, error, sizeof(error)));
+	assert_non_null(strstr(error, "wait"));
+	broken = *memory_impl;
+	assert_true(vl_epd_device_check(device, error, sizeof(error)));
+
+	device->impl = memory_impl;
+	vl_epd_device_unref(device);
+	wl_event_loop_destroy(loop);
+}
+
 int
 main(void)
 {
@@ -244,6 +361,9 @@ main(void)
 		cmocka_unit_test(test_waits_for_kick),
 		cmocka_unit_test(test_one_a_call),
 		cmocka_unit_test(test_refused_group),
+		cmocka_unit_test(test_broken_group_contract),
+		cmocka_unit_test(test_completions_in_any_order),
+		cmocka_unit_test(test_busy_is_not_yet_submitted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -189,6 +189,56 @@ run_until_called(struct fixture *f, struct settle *settle)
 	}
 }
 
+/* Like run_until_called, false when no call came in the harness's settle timeout. */
+static bool
+run_until_called_in_time(struct fixture *f, struct settle *settle)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (settle->calls == 0) {
+		assert_true(wl_event_loop_dispatch(f->h.loop, 100) >= 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >
+			10000)
+			return false;
+	}
+	return true;
+}
+
+static struct vl_epd_output *
+epd_output(struct fixture *f)
+{
+	struct vl_epd_backend *backend = wl_container_of(f->h.backend, backend, base);
+
+	return backend->output;
+}
+
+/* The longest delay an area waits for its retry now. */
+static unsigned int
+longest_backoff(struct fixture *f)
+{
+	const struct vl_epd_output *output = epd_output(f);
+	unsigned int longest = 0;
+
+	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++) {
+		const struct vl_epd_retry_area *retry = &output->retries[i];
+		if (pixman_region32_not_empty((pixman_region32_t *)&retry->area) &&
+			retry->backoff_ms > longest)
+			longest = retry->backoff_ms;
+	}
+	return longest;
+}
+
+/* Submissions the device refused, in a device that takes one update a call. */
+static unsigned int
+refused_submissions(struct fixture *f)
+{
+	const struct vl_epd_update *u;
+
+	return vl_epd_memory_submissions(f->device) - vl_epd_memory_updates(f->device, &u);
+}
+
 /* wlroots waits for a frame after every commit, also one without a buffer. */
 static void
 test_frame_after_commit_without_buffer(void **state)
@@ -487,6 +537,171 @@ test_failed_wait_is_retried(void **state)
 	assert_int_equal(n_updates(&f), before + 2);
 	assert_int_equal(update_at(&f, before + 1)->rect.left, 60);
 	assert_int_equal(update_at(&f, before + 1)->rect.width, 20);
+	finish(&f);
+}
+
+/*
+ * The delay before a retry doubles while the update keeps failing, up to
+ * its cap: 2000 ms, never past it.
+ */
+static void
+test_retry_backoff_capped(void **state)
+{
+	struct fixture f;
+	struct settle settle = {0};
+	unsigned int longest = 0;
+	(void)state;
+
+	/* 50, 100, ... 1600 ms, then the cap, twice */
+	commit_square_failing(&f, VL_EPD_MEMORY_SUBMIT, 7, EIO, &settle);
+	while (settle.calls == 0) {
+		assert_true(wl_event_loop_dispatch(f.h.loop, 5000) >= 0);
+		unsigned int backoff = longest_backoff(&f);
+		longest = backoff > longest ? backoff : longest;
+	}
+	assert_true(settle.settled);
+	assert_int_equal(longest, 2000);
+	finish(&f);
+}
+
+/*
+ * A waveform the driver refuses (EINVAL, as for an unknown id) is not
+ * retried as it is: the update goes out once more with a safe waveform
+ * (GC16), and shows. Later updates of that waveform go out as GC16 at once.
+ */
+static void
+test_refused_waveform_falls_back(void **state)
+{
+	struct fixture f;
+	struct settle first = {0}, second = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	show(&f);
+	const uint32_t refused[] = {WAVEFORM_MODE_DU, WAVEFORM_MODE_A2, WAVEFORM_MODE_GL16,
+		WAVEFORM_MODE_GC4, WAVEFORM_MODE_AUTO};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		vl_epd_memory_refuse_waveform(f.device, refused[i]);
+	size_t before = n_updates(&f);
+	unsigned int calls = vl_epd_memory_submissions(f.device);
+
+	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &first);
+	assert_true(run_until_called_in_time(&f, &first));
+	assert_true(first.settled);
+	assert_int_equal(panel_at(&f, 65, 65), 0);
+	assert_int_equal(n_updates(&f), before + 1);
+	assert_int_equal(update_at(&f, before)->waveform, WAVEFORM_MODE_GC16);
+	/* refused once, then the safe waveform */
+	assert_int_equal(vl_epd_memory_submissions(f.device) - calls, 2);
+
+	scene_harness_rect(&f.h, 200, 60, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &second);
+	assert_true(run_until_called_in_time(&f, &second));
+	assert_true(second.settled);
+	assert_int_equal(panel_at(&f, 205, 65), 0);
+	assert_int_equal(update_at(&f, before + 1)->waveform, WAVEFORM_MODE_GC16);
+	assert_int_equal(vl_epd_memory_submissions(f.device) - calls, 3);
+	finish(&f);
+}
+
+/*
+ * An update the driver refuses for good, with the safe waveform too, is
+ * given up: its commit is not reported shown, and it is not retried on
+ * its own; frames go on. Later content takes the refused area along, so
+ * that once the device takes updates again the panel shows everything.
+ */
+static void
+test_refused_for_good_is_given_up(void **state)
+{
+	struct fixture f;
+	struct settle a = {0}, b = {0}, c = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	show(&f);
+	unsigned int calls = vl_epd_memory_submissions(f.device);
+	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_SUBMIT, 1000, EINVAL);
+
+	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &a);
+	assert_true(run_until_called_in_time(&f, &a));
+	assert_false(a.settled);
+	/* the update, then once with the safe waveform */
+	assert_int_equal(vl_epd_memory_submissions(f.device) - calls, 2);
+	assert_false(epd_output(&f)->retry_pending);
+	/* a retry of its own would come at once or after 50 ms */
+	wl_event_loop_dispatch(f.h.loop, 300);
+	assert_int_equal(vl_epd_memory_submissions(f.device) - calls, 2);
+
+	/* the next change takes the refused area along: two updates, each refused twice */
+	scene_harness_rect(&f.h, 200, 200, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &b);
+	assert_true(run_until_called_in_time(&f, &b));
+	assert_false(b.settled);
+	assert_int_equal(vl_epd_memory_submissions(f.device) - calls, 6);
+
+	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_SUBMIT, 0, 0);
+	scene_harness_rect(&f.h, 300, 100, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &c);
+	assert_true(run_until_called_in_time(&f, &c));
+	assert_true(c.settled);
+	assert_int_equal(panel_at(&f, 305, 105), 0);
+	assert_int_equal(panel_at(&f, 205, 205), 0);
+	assert_int_equal(panel_at(&f, 65, 65), 0);
+	finish(&f);
+}
+
+/*
+ * An area whose updates keep failing waits for its own retries: content
+ * elsewhere goes to the panel meanwhile, frame after frame, without waking
+ * the failing area's retry, nor resetting its backoff.
+ */
+static void
+test_failing_area_backs_off_alone(void **state)
+{
+	struct fixture f;
+	struct settle a = {0}, others[4] = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	struct wlr_scene_rect *failing = scene_harness_rect(&f.h, 20, 20, 30, 30, 255);
+	struct wlr_scene_rect *other = scene_harness_rect(&f.h, 200, 200, 30, 30, 255);
+	show(&f);
+	vl_epd_memory_fail_area(f.device, &(struct vl_epd_rect){20, 20, 30, 30}, EIO);
+	scene_harness_set_gray(failing, 0);
+	commit_now(&f, &a);
+	while (longest_backoff(&f) < 800)
+		assert_true(wl_event_loop_dispatch(f.h.loop, 100) >= 0);
+
+	unsigned int failures = refused_submissions(&f);
+	for (int i = 0; i < 4; i++) {
+		uint8_t gray = i % 2 ? 255 : 0;
+		assert_true(scene_harness_wait_frame(&f.h));
+		scene_harness_set_gray(other, gray);
+		commit_now(&f, &others[i]);
+		while (panel_at(&f, 205, 205) != gray)
+			assert_true(wl_event_loop_dispatch(f.h.loop, 100) >= 0);
+		assert_true(longest_backoff(&f) >= 800);
+	}
+	/* the failing area was not sent with each of them */
+	assert_true(refused_submissions(&f) - failures < 4);
+	assert_int_equal(panel_at(&f, 25, 25), 255);
+
+	vl_epd_memory_fail_area(f.device, &(struct vl_epd_rect){0}, 0);
+	assert_true(run_until_called_in_time(&f, &others[3]));
+	assert_true(others[3].settled);
+	assert_int_equal(panel_at(&f, 25, 25), 0);
+	assert_int_equal(panel_at(&f, 205, 205), 255);
+	assert_int_equal(longest_backoff(&f), 0);
 	finish(&f);
 }
 
@@ -937,6 +1152,10 @@ main(void)
 		cmocka_unit_test(test_unchanged_commit_while_held),
 		cmocka_unit_test(test_failed_submit_is_retried),
 		cmocka_unit_test(test_failed_wait_is_retried),
+		cmocka_unit_test(test_retry_backoff_capped),
+		cmocka_unit_test(test_refused_waveform_falls_back),
+		cmocka_unit_test(test_refused_for_good_is_given_up),
+		cmocka_unit_test(test_failing_area_backs_off_alone),
 		cmocka_unit_test(test_failed_area_sent_whatever_comes_next),
 		cmocka_unit_test(test_newer_commit_waits_for_failed_area),
 		cmocka_unit_test(test_device_gone),
