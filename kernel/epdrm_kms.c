@@ -180,7 +180,7 @@ static void epdrm_submit_damage(struct epdrm_device *epd,
  * FBIOPAN_DISPLAY call fb_set_var() and fb_pan_display() under
  * console_lock() and lock_fb_info(), and commit through
  * drm_fb_helper_set_par() and drm_fb_helper_pan_display(); fbcon commits
- * with the console lock held). drm_fbdev_shmem's fb_open and fb_release,
+ * with the console lock held). The emulation's fb_open and fb_release,
  * which would let the driver count the opens itself, are its own. So both
  * are read without their locks: a stale answer only decides one update.
  */

@@ -9,7 +9,7 @@
 
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
-#include <drm/drm_fbdev_shmem.h>
+#include <drm/drm_fbdev_ttm.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_managed.h>
@@ -49,7 +49,6 @@ DEFINE_DRM_GEM_FOPS(epdrm_fops);
 static const struct drm_driver epdrm_driver = {
 	.driver_features = DRIVER_MODESET | DRIVER_GEM | DRIVER_ATOMIC,
 	.fops = &epdrm_fops,
-	.gem_create_object = epdrm_gem_create_object,
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.name = "epdrm",
 	.desc = "Simulated e-paper panel",
@@ -145,8 +144,16 @@ static int epdrm_probe(struct platform_device *pdev)
 	snprintf(debugfs_name, sizeof(debugfs_name), "card%d",
 		 epd->drm.primary->index);
 	epdfb_debugfs_init(&epd->par, epdrm_debugfs_root, debugfs_name);
-	/* XRGB8888: what fbdev programs expect most. */
-	drm_fbdev_shmem_setup(&epd->drm, 32);
+	/*
+	 * XRGB8888: what fbdev programs expect most. The emulation with a
+	 * shadow buffer in vmalloc memory, which deferred IO maps and which
+	 * is blitted into the GEM buffer, not drm_fbdev_shmem's, which maps
+	 * the shmem pages themselves: Linux 6.12's deferred IO points every
+	 * page it maps at /dev/fbN's address_space, and shmem's truncation of
+	 * such a page, when the buffer is freed, never ends. drm_fbdev_ttm
+	 * is that emulation for any GEM object that vmaps, TTM or not.
+	 */
+	drm_fbdev_ttm_setup(&epd->drm, 32);
 	drm_info(&epd->drm, "%ux%u simulated e-paper panel\n", epd->par.width,
 		 epd->par.height);
 	return 0;
