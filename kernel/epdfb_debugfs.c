@@ -19,6 +19,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -27,8 +28,6 @@
 #include <linux/string_helpers.h>
 
 #include "epdfb_drv.h"
-
-static struct dentry *epdfb_debugfs_root;
 
 struct epdfb_pgm {
 	size_t size;
@@ -258,17 +257,20 @@ static void epdfb_debugfs_create_knobs(struct epdfb_par *par)
 /**
  * epdfb_debugfs_init() - create the directory of a registered device
  * @par: device
+ * @root: the driver's directory, named after it (epdfb, epdrm)
  * @name: its name in the driver's directory: fbN, cardN
  */
-void epdfb_debugfs_init(struct epdfb_par *par, const char *name)
+void epdfb_debugfs_init(struct epdfb_par *par, struct dentry *root,
+			const char *name)
 {
-	par->debugfs = debugfs_create_dir(name, epdfb_debugfs_root);
+	par->debugfs = debugfs_create_dir(name, root);
 	debugfs_create_file("panel", 0400, par->debugfs, par, &epdfb_panel_fops);
 	debugfs_create_file("stats", 0600, par->debugfs, par, &epdfb_stats_fops);
 	debugfs_create_file("updates", 0600, par->debugfs, par,
 			    &epdfb_updates_fops);
 	epdfb_debugfs_create_knobs(par);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_debugfs_init, EPDPANEL);
 
 /**
  * epdfb_debugfs_fini() - remove a device's debugfs directory
@@ -281,22 +283,4 @@ void epdfb_debugfs_fini(struct epdfb_par *par)
 	debugfs_remove_recursive(par->debugfs);
 	par->debugfs = NULL;
 }
-
-/**
- * epdfb_debugfs_create_root() - create the driver's debugfs directory
- *
- * Named after the module (epdfb, epdrm): both build the panel model, and
- * these files with it.
- */
-void epdfb_debugfs_create_root(void)
-{
-	epdfb_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
-}
-
-/**
- * epdfb_debugfs_remove_root() - remove the driver's debugfs directory
- */
-void epdfb_debugfs_remove_root(void)
-{
-	debugfs_remove_recursive(epdfb_debugfs_root);
-}
+EXPORT_SYMBOL_NS_GPL(epdfb_debugfs_fini, EPDPANEL);

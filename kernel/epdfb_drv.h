@@ -320,12 +320,21 @@ struct epdfb_panel_params {
 	int ambient_temp;
 };
 
+/* The panel's parameters' defaults: the 10.3" 4:3 panel */
+#define EPDFB_PANEL_DEFAULTS {		\
+	.width = 1872,			\
+	.height = 1404,			\
+	.width_mm = 209,		\
+	.height_mm = 157,		\
+	.time_scale = 100,		\
+	.ambient_temp = 25,		\
+}
+
 struct platform_driver;
 struct platform_device;
 
 /* epdfb_module.c */
-extern struct epdfb_panel_params epdfb_panel;
-int epdfb_check_panel_params(void);
+int epdfb_check_panel_params(const struct epdfb_panel_params *p);
 int epdfb_platform_register(struct platform_driver *drv,
 			    struct platform_device **pdev,
 			    const int *probe_error);
@@ -377,9 +386,8 @@ int epdfb_check_update(const struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 
 /* epdfb_debugfs.c */
-void epdfb_debugfs_init(struct epdfb_par *par, const char *name);
+void epdfb_debugfs_init(struct epdfb_par *par, struct dentry *root,
+			const char *name);
 void epdfb_debugfs_fini(struct epdfb_par *par);
-void epdfb_debugfs_create_root(void);
-void epdfb_debugfs_remove_root(void);
 
 #endif /* _EPDFB_DRV_H */

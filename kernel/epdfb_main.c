@@ -8,6 +8,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/debugfs.h>
 #include <linux/fb.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -17,6 +18,24 @@
 #include <linux/wait_bit.h>
 
 #include "epdfb_drv.h"
+
+/* the panel's parameters, the same on epdfb and epdrm */
+static struct epdfb_panel_params epdfb_panel = EPDFB_PANEL_DEFAULTS;
+module_param_named(width, epdfb_panel.width, uint, 0444);
+MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
+module_param_named(height, epdfb_panel.height, uint, 0444);
+MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
+module_param_named(width_mm, epdfb_panel.width_mm, uint, 0444);
+MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
+module_param_named(height_mm, epdfb_panel.height_mm, uint, 0444);
+MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
+module_param_named(time_scale, epdfb_panel.time_scale, uint, 0444);
+MODULE_PARM_DESC(time_scale,
+		 "Waveform durations are multiplied by time_scale/100 (default 100)");
+module_param_named(ambient_temp, epdfb_panel.ambient_temp, int, 0444);
+MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
+
+static struct dentry *epdfb_debugfs_root;
 
 static unsigned int bpp = 8;
 module_param(bpp, uint, 0444);
@@ -373,7 +392,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	atomic_inc(&epdfb_live);
 	platform_set_drvdata(pdev, info);
 	snprintf(debugfs_name, sizeof(debugfs_name), "fb%d", info->node);
-	epdfb_debugfs_init(par, debugfs_name);
+	epdfb_debugfs_init(par, epdfb_debugfs_root, debugfs_name);
 	fb_info(info, "%ux%u %u bpp simulated e-paper panel\n", par->width,
 		par->height, bpp);
 	return 0;
@@ -422,7 +441,7 @@ static int epdfb_check_params(void)
 {
 	if ((bpp != 8 && bpp != 32) || !defio_delay_ms)
 		return -EINVAL;
-	return epdfb_check_panel_params();
+	return epdfb_check_panel_params(&epdfb_panel);
 }
 
 static int __init epdfb_init(void)
@@ -434,11 +453,11 @@ static int __init epdfb_init(void)
 		pr_err("epdfb: invalid module parameters\n");
 		return ret;
 	}
-	epdfb_debugfs_create_root();
+	epdfb_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	ret = epdfb_platform_register(&epdfb_driver, &epdfb_pdev,
 				      &epdfb_probe_error);
 	if (ret)
-		epdfb_debugfs_remove_root();
+		debugfs_remove_recursive(epdfb_debugfs_root);
 	return ret;
 }
 
@@ -446,7 +465,7 @@ static void __exit epdfb_exit(void)
 {
 	epdfb_platform_unregister(&epdfb_driver, epdfb_pdev);
 	wait_var_event(&epdfb_live, !atomic_read(&epdfb_live));
-	epdfb_debugfs_remove_root();
+	debugfs_remove_recursive(epdfb_debugfs_root);
 }
 
 module_init(epdfb_init);
@@ -455,3 +474,4 @@ module_exit(epdfb_exit);
 MODULE_DESCRIPTION("E-paper framebuffer with deferred IO and a simulated E Ink panel");
 MODULE_AUTHOR("The vellum developers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EPDPANEL);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * epdfb - what the entry points of epdfb and epdrm share: the panel's
- * module parameters, their checks, and registering the one simulated
- * device with its driver
+ * epdpanel - the panel model of epdfb and epdrm: the simulated panel, its
+ * update queue, the pixel conversion and the debugfs files, one module
+ * both drivers load; here, what their entry points share besides: the
+ * check of the panel's module parameters (each driver has its own) and
+ * registering the one simulated device with its driver
  */
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/platform_device.h>
 
 #include "epdfb_drv.h"
@@ -14,39 +15,14 @@
 #define EPDFB_MAX_DIM	8192
 #define EPDFB_MAX_MM	10000	/* a 10 m panel; more is a typo */
 
-struct epdfb_panel_params epdfb_panel = {
-	.width = 1872,
-	.height = 1404,
-	/* the 10.3" 4:3 panel of the default size; 0: unknown */
-	.width_mm = 209,
-	.height_mm = 157,
-	.time_scale = 100,
-	.ambient_temp = 25,
-};
-
-module_param_named(width, epdfb_panel.width, uint, 0444);
-MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
-module_param_named(height, epdfb_panel.height, uint, 0444);
-MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
-module_param_named(width_mm, epdfb_panel.width_mm, uint, 0444);
-MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
-module_param_named(height_mm, epdfb_panel.height_mm, uint, 0444);
-MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
-module_param_named(time_scale, epdfb_panel.time_scale, uint, 0444);
-MODULE_PARM_DESC(time_scale,
-		 "Waveform durations are multiplied by time_scale/100 (default 100)");
-module_param_named(ambient_temp, epdfb_panel.ambient_temp, int, 0444);
-MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
-
 /**
  * epdfb_check_panel_params() - whether the panel's parameters make sense
+ * @p: a driver's module parameters
  *
  * Return: 0 or -EINVAL.
  */
-int epdfb_check_panel_params(void)
+int epdfb_check_panel_params(const struct epdfb_panel_params *p)
 {
-	const struct epdfb_panel_params *p = &epdfb_panel;
-
 	if (!p->width || !p->height || p->width > EPDFB_MAX_DIM ||
 	    p->height > EPDFB_MAX_DIM)
 		return -EINVAL;
@@ -59,6 +35,7 @@ int epdfb_check_panel_params(void)
 		return -EINVAL;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_check_panel_params, EPDPANEL);
 
 /**
  * epdfb_platform_register() - register a driver and its one device
@@ -96,6 +73,7 @@ err_driver:
 	platform_driver_unregister(drv);
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_platform_register, EPDPANEL);
 
 /**
  * epdfb_platform_unregister() - unregister the device and its driver
@@ -108,3 +86,8 @@ void epdfb_platform_unregister(struct platform_driver *drv,
 	platform_device_unregister(pdev);
 	platform_driver_unregister(drv);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_platform_unregister, EPDPANEL);
+
+MODULE_DESCRIPTION("Simulated e-paper panel and update queue of the epdfb and epdrm drivers");
+MODULE_AUTHOR("The vellum developers");
+MODULE_LICENSE("GPL");

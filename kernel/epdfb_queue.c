@@ -22,6 +22,7 @@
  */
 
 #include <linux/completion.h>
+#include <linux/export.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -78,6 +79,7 @@ const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 			return &par->ops->waveforms[i];
 	return NULL;
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_find_waveform, EPDPANEL);
 
 /**
  * epdfb_waveform_info() - describe an entry of the panel's waveform table
@@ -107,6 +109,7 @@ int epdfb_waveform_info(struct epdfb_par *par, struct epdfb_waveform_info *wi)
 	wi->duration_ms = epdfb_waveform_duration_ms(par, wf, temp);
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_waveform_info, EPDPANEL);
 
 /**
  * epdfb_waveform_duration_ms() - how long an update with @wf takes
@@ -164,6 +167,7 @@ bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker)
 	lockdep_assert_held(&par->lock);
 	return epdfb_marker_pending(par, marker);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_marker_pending, EPDPANEL);
 
 /**
  * epdfb_queue_free_slots() - updates the queue still takes without merging
@@ -181,6 +185,7 @@ unsigned int epdfb_queue_free_slots(struct epdfb_par *par)
 	mutex_unlock(&par->lock);
 	return n;
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_free_slots, EPDPANEL);
 
 /**
  * struct epdfb_waiter - a task in a marker wait or FBIO_WAITFORVSYNC
@@ -679,6 +684,7 @@ void epdfb_queue_set_pwrdown_delay(struct epdfb_par *par, s32 delay_ms)
 	}
 	mutex_unlock(&par->lock);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_set_pwrdown_delay, EPDPANEL);
 
 static bool epdfb_can_merge(const struct epdfb_update *queued,
 			    const struct epdfb_update *upd)
@@ -895,6 +901,7 @@ int epdfb_queue_submit(struct epdfb_par *par,
 {
 	return epdfb_queue_submit_update(par, req, false);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit, EPDPANEL);
 
 /**
  * epdfb_queue_submit_accepted() - queue an update a front end cannot refuse
@@ -912,6 +919,7 @@ int epdfb_queue_submit_accepted(struct epdfb_par *par,
 {
 	return epdfb_queue_submit_update(par, req, true);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit_accepted, EPDPANEL);
 
 /**
  * epdfb_queue_submit_rows() - queue an automatic update of whole rows
@@ -945,6 +953,7 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 		return 0;
 	return epdfb_queue_submit_update(par, &req, true);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit_rows, EPDPANEL);
 
 /* Ends a registered wait: its result, or why there is none. */
 static int epdfb_waiter_end(struct epdfb_par *par, struct epdfb_waiter *w,
@@ -1033,6 +1042,7 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 	mutex_unlock(&par->lock);
 	return epdfb_waiter_sleep(par, &w, collided);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_wait_marker, EPDPANEL);
 
 /**
  * epdfb_queue_wait_pending() - wait for the updates submitted so far
@@ -1069,6 +1079,7 @@ int epdfb_queue_wait_pending(struct epdfb_par *par)
 	mutex_unlock(&par->lock);
 	return epdfb_waiter_sleep(par, &w, NULL);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_wait_pending, EPDPANEL);
 
 /**
  * epdfb_queue_cancel_all() - stop the panel for removal
@@ -1107,6 +1118,7 @@ void epdfb_queue_cancel_all(struct epdfb_par *par)
 	cancel_delayed_work_sync(&par->panel_work);
 	cancel_delayed_work_sync(&par->power_work);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_cancel_all, EPDPANEL);
 
 /**
  * epdfb_queue_init() - set up the update queue of a device
@@ -1153,6 +1165,7 @@ err_trace:
 	kvfree(par->trace);
 	return -ENOMEM;
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_init, EPDPANEL);
 
 /**
  * epdfb_queue_fini() - free what epdfb_queue_init() allocated
@@ -1165,3 +1178,4 @@ void epdfb_queue_fini(struct epdfb_par *par)
 	kvfree(par->trace);
 	mutex_destroy(&par->lock);
 }
+EXPORT_SYMBOL_NS_GPL(epdfb_queue_fini, EPDPANEL);

@@ -11,6 +11,7 @@
  * update drives every pixel through black and white, clearing the residual.
  */
 
+#include <linux/export.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -169,3 +170,4 @@ const struct epdfb_panel_ops epdfb_sim_ops = {
 	.read_panel = epdfb_sim_read_panel,
 	.ghost_milli = epdfb_sim_ghost_milli,
 };
+EXPORT_SYMBOL_NS_GPL(epdfb_sim_ops, EPDPANEL);

@@ -88,10 +88,6 @@ to_epdrm_plane_state(struct drm_plane_state *state)
 /* epdrm_kms.c */
 int epdrm_kms_init(struct epdrm_device *epd);
 
-/* epdrm_gem.c */
-struct drm_gem_object *epdrm_gem_create_object(struct drm_device *drm,
-					       size_t size);
-
 /* epdrm_fence.c */
 void epdrm_settle_init(struct epdrm_device *epd);
 struct dma_fence *epdrm_settle_create(struct epdrm_device *epd);

@@ -9,17 +9,36 @@
 
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
-#include <drm/drm_fbdev_shmem.h>
+#include <drm/drm_fbdev_ttm.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modes.h>
 #include <drm/drm_print.h>
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/vmalloc.h>
 
 #include "epdrm_drv.h"
+
+/* the panel's parameters, the same on epdfb and epdrm */
+static struct epdfb_panel_params epdfb_panel = EPDFB_PANEL_DEFAULTS;
+module_param_named(width, epdfb_panel.width, uint, 0444);
+MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
+module_param_named(height, epdfb_panel.height, uint, 0444);
+MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
+module_param_named(width_mm, epdfb_panel.width_mm, uint, 0444);
+MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
+module_param_named(height_mm, epdfb_panel.height_mm, uint, 0444);
+MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
+module_param_named(time_scale, epdfb_panel.time_scale, uint, 0444);
+MODULE_PARM_DESC(time_scale,
+		 "Waveform durations are multiplied by time_scale/100 (default 100)");
+module_param_named(ambient_temp, epdfb_panel.ambient_temp, int, 0444);
+MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
+
+static struct dentry *epdrm_debugfs_root;
 
 static struct platform_device *epdrm_pdev;
 /* Why the probe failed: registering the device does not say. */
@@ -30,7 +49,6 @@ DEFINE_DRM_GEM_FOPS(epdrm_fops);
 static const struct drm_driver epdrm_driver = {
 	.driver_features = DRIVER_MODESET | DRIVER_GEM | DRIVER_ATOMIC,
 	.fops = &epdrm_fops,
-	.gem_create_object = epdrm_gem_create_object,
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.name = "epdrm",
 	.desc = "Simulated e-paper panel",
@@ -125,9 +143,17 @@ static int epdrm_probe(struct platform_device *pdev)
 		goto err;
 	snprintf(debugfs_name, sizeof(debugfs_name), "card%d",
 		 epd->drm.primary->index);
-	epdfb_debugfs_init(&epd->par, debugfs_name);
-	/* XRGB8888: what fbdev programs expect most. */
-	drm_fbdev_shmem_setup(&epd->drm, 32);
+	epdfb_debugfs_init(&epd->par, epdrm_debugfs_root, debugfs_name);
+	/*
+	 * XRGB8888: what fbdev programs expect most. The emulation with a
+	 * shadow buffer in vmalloc memory, which deferred IO maps and which
+	 * is blitted into the GEM buffer, not drm_fbdev_shmem's, which maps
+	 * the shmem pages themselves: Linux 6.12's deferred IO points every
+	 * page it maps at /dev/fbN's address_space, and shmem's truncation of
+	 * such a page, when the buffer is freed, never ends. drm_fbdev_ttm
+	 * is that emulation for any GEM object that vmaps, TTM or not.
+	 */
+	drm_fbdev_ttm_setup(&epd->drm, 32);
 	drm_info(&epd->drm, "%ux%u simulated e-paper panel\n", epd->par.width,
 		 epd->par.height);
 	return 0;
@@ -172,23 +198,23 @@ static int __init epdrm_init(void)
 {
 	int ret;
 
-	ret = epdfb_check_panel_params();
+	ret = epdfb_check_panel_params(&epdfb_panel);
 	if (ret) {
 		pr_err("epdrm: invalid module parameters\n");
 		return ret;
 	}
-	epdfb_debugfs_create_root();
+	epdrm_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	ret = epdfb_platform_register(&epdrm_platform_driver, &epdrm_pdev,
 				      &epdrm_probe_error);
 	if (ret)
-		epdfb_debugfs_remove_root();
+		debugfs_remove_recursive(epdrm_debugfs_root);
 	return ret;
 }
 
 static void __exit epdrm_exit(void)
 {
 	epdfb_platform_unregister(&epdrm_platform_driver, epdrm_pdev);
-	epdfb_debugfs_remove_root();
+	debugfs_remove_recursive(epdrm_debugfs_root);
 }
 
 module_init(epdrm_init);
@@ -197,3 +223,4 @@ module_exit(epdrm_exit);
 MODULE_DESCRIPTION("Simulated e-paper panel as a DRM device, with waveform and flash properties");
 MODULE_AUTHOR("The vellum developers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EPDPANEL);

@@ -35,6 +35,8 @@ typedef long long s64;
 #define ERESTARTSYS   512
 #define __user
 #define __must_check
+/* one program, no modules: nothing to export */
+#define EXPORT_SYMBOL_NS_GPL(sym, ns) extern __typeof__(sym) sym
 
 #define ARRAY_SIZE(a)                   (sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))

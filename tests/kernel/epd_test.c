@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -415,10 +416,32 @@ epd_load(const char *params)
 }
 
 void
+epd_load_panel_model(void)
+{
+	const char *epdfb_ko = getenv("EPDFB_KO");
+	char path[4096], dir[4096];
+	int fd, rc;
+
+	if (access("/sys/module/epdpanel", F_OK) == 0)
+		return;
+	REQUIRE_MSG(epdfb_ko && *epdfb_ko, "EPDFB_KO is not set");
+	snprintf(dir, sizeof(dir), "%s", epdfb_ko);
+	snprintf(path, sizeof(path), "%s/epdpanel.ko", dirname(dir));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	REQUIRE_MSG(fd >= 0, "open %s: %s", path, strerror(errno));
+	printf("insmod %s\n", path);
+	rc = (int)syscall(SYS_finit_module, fd, "", 0);
+	REQUIRE_MSG(rc == 0 || errno == EEXIST, "insmod %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+void
 epd_insmod(const char *ko, const char *params)
 {
-	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	epd_load_panel_model();
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	REQUIRE_MSG(fd >= 0, "open %s: %s", ko, strerror(errno));
 	printf("insmod %s %s\n", ko, params);
 	int rc = (int)syscall(SYS_finit_module, fd, params, 0);

@@ -158,7 +158,15 @@ uint64_t epd_seed_from_env(void);
 
 /* rmmod epdfb (a missing module is fine), then insmod $EPDFB_KO params. */
 void epd_load(const char *params);
-/* Loads the module file ko with params (finit_module); fails the test if it cannot. */
+/*
+ * Loads epdpanel.ko, the panel model both drivers need, from $EPDFB_KO's
+ * directory unless it is loaded; fails the test if it cannot.
+ */
+void epd_load_panel_model(void);
+/*
+ * Loads the module file ko with params (finit_module), after the panel
+ * model; fails the test if it cannot.
+ */
 void epd_insmod(const char *ko, const char *params);
 /* delete_module("epdfb"): 0 or -errno. */
 int epd_try_unload(void);

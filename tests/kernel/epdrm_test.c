@@ -27,7 +27,7 @@ epdrm_load(const char *params)
 	if (rc && rc != -ENOENT)
 		printf("note: rmmod epdrm before loading: %s\n", epd_errname(-rc));
 	/* what modprobe would load first: the DRM core and its helpers */
-	REQUIRE_MSG(system("modprobe -a drm drm_kms_helper drm_shmem_helper") == 0,
+	REQUIRE_MSG(system("modprobe -a drm drm_kms_helper drm_shmem_helper drm_ttm_helper") == 0,
 		"modprobe of the DRM modules failed");
 	epd_insmod(path, params);
 }

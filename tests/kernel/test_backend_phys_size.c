@@ -65,6 +65,7 @@ check_refused(const char *params)
 
 	epd_phase("refused: %s", params);
 	epd_try_unload();
+	epd_load_panel_model();
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	REQUIRE(fd >= 0);
 	errno = 0;

@@ -9,6 +9,8 @@ repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # a benchmark before this one may have left the driver loaded at another size
 rmmod epdfb 2>/dev/null || true
+# the panel model epdfb needs
+[ -d /sys/module/epdpanel ] || insmod "$repo_dir/kernel/epdpanel.ko"
 insmod "$repo_dir/kernel/epdfb.ko" time_scale=20
 trap 'rmmod epdfb' EXIT
 fb=
