@@ -842,8 +842,9 @@ static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 		/*
 		 * epdfb_can_merge() keeps queued merges within the array; the
 		 * update held back merges whatever comes, and only epdrm's
-		 * have markers, one per commit, which its atomic_check keeps
-		 * from coming while the queue is full.
+		 * have markers, one per userspace commit, which its
+		 * atomic_check keeps from coming while the queue is full (the
+		 * kernel's own commits, which it lets through, have none).
 		 */
 		if (epdfb_update_has_marker(into, upd->markers[m]) ||
 		    into->n_markers == EPDFB_MAX_MARKERS)
