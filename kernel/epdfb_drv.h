@@ -24,7 +24,7 @@
 #define EPDFB_MARKERS_FORGOTTEN	4096	/* older markers known to be gone */
 #define EPDFB_WAITER_HASH_BITS	6
 #define EPDFB_TRACE_LEN		4096	/* completed updates kept in the trace */
-#define EPDFB_WAIT_TIMEOUT_MS	5000
+#define EPDFB_WAIT_TIMEOUT_MS	5000	/* how late a wait lets its updates be */
 #define EPDFB_HANG_TIMEOUT_MS	2000	/* past a hung update's due end, scaled */
 #define EPDFB_TEMP_MIN		0
 #define EPDFB_TEMP_MAX		50
@@ -79,6 +79,9 @@ struct epdfb_waveform {
  * @submit_ns: submission time (ktime_get_ns)
  * @start_ns: time the panel started driving it
  * @end_ns: time the panel will have finished
+ * @due_ns: when the update is due to end, for the deadline of a marker
+ *	wait: once started, at the end of its waveform (a hung one is
+ *	abandoned later); while queued, as foreseen at the wait's call
  * @pixels: gray levels to show, rect-sized; taken at submission in the
  *	SNAPSHOT scheme, else when the update starts
  */
@@ -104,6 +107,7 @@ struct epdfb_update {
 	u64 submit_ns;
 	u64 start_ns;
 	u64 end_ns;
+	u64 due_ns;
 	u8 *pixels;
 };
 

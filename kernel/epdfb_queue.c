@@ -222,6 +222,112 @@ static void epdfb_waiter_finish(struct epdfb_waiter *w, int error,
 	complete(&w->done);
 }
 
+/*
+ * How long @upd drives the panel once it starts: its waveform's duration at
+ * its temperature. WAVEFORM_MODE_AUTO becomes one of two waveforms when the
+ * update starts: the longer one counts.
+ */
+static u64 epdfb_update_expected_ns(struct epdfb_par *par,
+				    const struct epdfb_update *upd)
+{
+	int temp = upd->temp == TEMP_USE_AMBIENT ? par->ambient_temp : upd->temp;
+	u32 ids[] = { upd->waveform, upd->waveform };
+	const struct epdfb_waveform *wf;
+	u32 ms = 0;
+	unsigned int i;
+
+	if (upd->waveform == WAVEFORM_MODE_AUTO) {
+		ids[0] = par->modes.mode_du;
+		ids[1] = par->modes.mode_gc16;
+	}
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		wf = epdfb_find_waveform(par, ids[i]);
+		if (wf)
+			ms = max(ms, epdfb_waveform_duration_ms(par, wf, temp));
+	}
+	return (u64)ms * NSEC_PER_MSEC;
+}
+
+/*
+ * When a queued update (or the one held back, behind them all) is due to
+ * end: once the updates in flight and those queued before it that it
+ * overlaps are due to end, it starts and runs its own duration. Sets
+ * @upd->due_ns; the updates before it in the queue have theirs set.
+ */
+static void epdfb_update_estimate(struct epdfb_par *par,
+				  struct epdfb_update *upd, u64 now)
+{
+	struct epdfb_update *other;
+	u64 start = now;
+
+	list_for_each_entry(other, &par->in_flight, node)
+		if (epdfb_rects_overlap(&other->rect, &upd->rect))
+			start = max(start, other->end_ns);
+	list_for_each_entry(other, &par->queue, node) {
+		if (other == upd)
+			break;
+		if (epdfb_rects_overlap(&other->rect, &upd->rect))
+			start = max(start, other->due_ns);
+	}
+	upd->due_ns = start + epdfb_update_expected_ns(par, upd);
+}
+
+/*
+ * When the panel is due to finish the last update carrying @marker: one in
+ * flight at the end of its waveform, a queued one after the updates it
+ * overlaps ahead of it end, by their durations and its own. Waits for a
+ * free LUT are not foreseen; the wait's deadline moves on when its update
+ * starts.
+ */
+static u64 epdfb_marker_due_ns(struct epdfb_par *par, u32 marker, u64 now)
+{
+	struct epdfb_update *upd;
+	u64 due = now;
+
+	list_for_each_entry(upd, &par->in_flight, node)
+		if (epdfb_update_has_marker(upd, marker))
+			due = max(due, upd->due_ns);
+	list_for_each_entry(upd, &par->queue, node) {
+		epdfb_update_estimate(par, upd, now);
+		if (epdfb_update_has_marker(upd, marker))
+			due = max(due, upd->due_ns);
+	}
+	if (par->held && epdfb_update_has_marker(par->held, marker)) {
+		epdfb_update_estimate(par, par->held, now);
+		due = max(due, par->held->due_ns);
+	}
+	return due;
+}
+
+/* EPDFB_WAIT_TIMEOUT_MS past @due_ns, a time of ktime_get_ns() after @now. */
+static unsigned long epdfb_wait_deadline(u64 due_ns, u64 now)
+{
+	return jiffies + nsecs_to_jiffies(due_ns - now) + 1 +
+	       msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+}
+
+/*
+ * An update that starts knows when it is due to end: the waits for its
+ * markers get until EPDFB_WAIT_TIMEOUT_MS past that, if it is later than
+ * they had (it started later than foreseen, or was timed for a colder panel
+ * as its temperature could not be read).
+ */
+static void epdfb_marker_waits_follow(struct epdfb_par *par,
+				      const struct epdfb_update *upd, u64 now)
+{
+	unsigned long deadline = epdfb_wait_deadline(upd->due_ns, now);
+	struct epdfb_waiter *w;
+	struct hlist_node *tmp;
+	unsigned int m;
+
+	for (m = 0; m < upd->n_markers; m++)
+		hash_for_each_possible_safe(par->marker_waiters, w, tmp, node,
+					    upd->markers[m])
+			if (w->marker == upd->markers[m] &&
+			    time_after(deadline, w->deadline))
+				w->deadline = deadline;
+}
+
 /* A marker may be reused: the most recent completion is the one asked for. */
 static const struct epdfb_done_marker *
 epdfb_marker_done(struct epdfb_par *par, u32 marker)
@@ -535,6 +641,9 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 		upd->end_ns += (u64)epdfb_waveform_duration_ms(par, wf, temp) *
 			       NSEC_PER_MSEC;
 	}
+	/* A hung update is due all the same: its waits do not know it hangs. */
+	upd->due_ns = upd->end_ns;
+	epdfb_marker_waits_follow(par, upd, now);
 	if (upd->hung)
 		upd->end_ns += div_u64((u64)EPDFB_HANG_TIMEOUT_MS * par->time_scale *
 				       NSEC_PER_MSEC, 100);
@@ -739,8 +848,9 @@ static void epdfb_merge_into(struct epdfb_par *par, struct epdfb_update *into,
 		/*
 		 * epdfb_can_merge() keeps queued merges within the array; the
 		 * update held back merges whatever comes, and only epdrm's
-		 * have markers, one per commit, which its atomic_check keeps
-		 * from coming while the queue is full.
+		 * have markers, one per userspace commit, which its
+		 * atomic_check keeps from coming while the queue is full (the
+		 * kernel's own commits, which it lets through, have none).
 		 */
 		if (epdfb_update_has_marker(into, upd->markers[m]) ||
 		    into->n_markers == EPDFB_MAX_MARKERS)
@@ -1010,10 +1120,16 @@ static int epdfb_waiter_sleep(struct epdfb_par *par, struct epdfb_waiter *w,
  * completes with it. One that begins after gets it while the marker is among
  * the last EPDFB_MARKER_HISTORY to complete.
  *
+ * The wait gives up EPDFB_WAIT_TIMEOUT_MS after the update is due to end:
+ * at the call, when the updates it waits behind and its own waveform, at
+ * its temperature and time_scale, are due to end; once it starts, when it
+ * is due to end, if that is later. Other updates' completions do not move
+ * the deadline.
+ *
  * Return: 0 once completed (at once for a marker never sent or completed);
  * -EIO if nothing was shown, its pixels not captured or the update failed;
- * -ETIMEDOUT if the update hung and was abandoned, or EPDFB_WAIT_TIMEOUT_MS
- * after the call, whatever completes meanwhile; -ENODATA if it was shown but
+ * -ETIMEDOUT if the update hung and was abandoned, or did not complete
+ * within EPDFB_WAIT_TIMEOUT_MS of its due end; -ENODATA if it was shown but
  * timed without a temperature reading; -ENOENT if it completed too long
  * before the call for its result to be known; -ERESTARTSYS on a signal;
  * -ENODEV if the device goes away.
@@ -1021,6 +1137,7 @@ static int epdfb_waiter_sleep(struct epdfb_par *par, struct epdfb_waiter *w,
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 {
 	struct epdfb_waiter w = { .marker = marker };
+	u64 now;
 	int ret;
 
 	*collided = 0;
@@ -1036,7 +1153,9 @@ int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker, u32 *collided)
 		mutex_unlock(&par->lock);
 		return ret;
 	}
-	w.deadline = jiffies + msecs_to_jiffies(EPDFB_WAIT_TIMEOUT_MS);
+	now = ktime_get_ns();
+	w.deadline = epdfb_wait_deadline(epdfb_marker_due_ns(par, marker, now),
+					 now);
 	init_completion(&w.done);
 	hash_add(par->marker_waiters, &w.node, marker);
 	mutex_unlock(&par->lock);

@@ -31,8 +31,9 @@
 /*
  * Updates one commit queues at most: more damage clips than this go as
  * their bounding box. atomic_check keeps room for two commits' worth (the
- * one being checked and one still being committed), so an accepted
- * commit's updates never wait to be queued.
+ * one being checked and one still being committed) for userspace's commits,
+ * so that their updates, and the settle fences' markers they carry, never
+ * wait to be queued.
  */
 #define EPDRM_COMMIT_UPDATES	4
 
@@ -77,6 +78,29 @@ static void epdrm_copy_clip(struct epdfb_par *par, const void *vaddr,
 	}
 }
 
+/*
+ * Whether the kernel makes the commit for itself: the fbdev emulation's
+ * (its restore when the last master closes, a mode set through /dev/fbN,
+ * its damage worker), which shows the emulation's framebuffer and carries
+ * no settle fence, or one putting back a duplicated state (resume). Its
+ * caller cannot wait for the panel and try again: refused, the console
+ * stays dark or its damage worker warns. Its updates, none with a marker,
+ * are never refused: while the queue is full they are held back, and later
+ * ones merge into them, as deferred IO's bands on epdfb.
+ */
+static bool epdrm_commit_is_kernels(struct epdrm_device *epd,
+				    struct drm_atomic_state *state,
+				    struct drm_plane_state *plane_state)
+{
+	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
+	struct drm_fb_helper *helper = epd->drm.fb_helper;
+
+	if (state->duplicated)
+		return true;
+	return helper && helper->fb && plane_state->fb == helper->fb &&
+	       !epd_state->settle_fence_ptr;
+}
+
 static int epdrm_plane_atomic_check(struct drm_plane *plane,
 				    struct drm_atomic_state *state)
 {
@@ -102,6 +126,7 @@ static int epdrm_plane_atomic_check(struct drm_plane *plane,
 		return -EINVAL;
 	}
 	if (plane_state->visible &&
+	    !epdrm_commit_is_kernels(epd, state, plane_state) &&
 	    epdfb_queue_free_slots(&epd->par) < 2 * EPDRM_COMMIT_UPDATES) {
 		drm_dbg_atomic(plane->dev, "the panel's update queue is full\n");
 		return -EBUSY;

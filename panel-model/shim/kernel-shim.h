@@ -129,6 +129,9 @@ nsecs_to_jiffies(u64 ns)
 	return (unsigned long)(ns / NSEC_PER_MSEC);
 }
 
+/* Whether jiffies value a is after b, across a wrap. */
+#define time_after(a, b) ((long)((b) - (a)) < 0)
+
 /* Doubly linked lists, circular, with a head that is no entry. */
 struct list_head {
 	struct list_head *next, *prev;
