@@ -10,10 +10,18 @@
  * device went away first). Settle fences complete out of order (a DU
  * update overtakes an earlier INIT elsewhere), so each has a fence context
  * of its own.
+ *
+ * A sync_file may keep a fence long after the device and every file of it
+ * are gone, and the fence core calls the fence's ops (names, release) as
+ * long as it lives: each fence holds the module, and lets go of it only in
+ * an RCU callback after its memory is freed, which module exit waits for
+ * with rcu_barrier().
  */
 
 #include <linux/dma-fence.h>
 #include <linux/file.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -44,9 +52,30 @@ static const char *epdrm_settle_timeline_name(struct dma_fence *fence)
 	return "panel settled";
 }
 
+/*
+ * The module's last code a fence runs. rcu_barrier() in module exit returns
+ * only once every callback queued before it has returned, and the module
+ * cannot begin to exit before the last fence's callback has let it go.
+ */
+static void epdrm_settle_free(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct epdrm_settle, base.rcu));
+	module_put(THIS_MODULE);
+}
+
+/*
+ * RCU readers of a fence (dma_fence_get_rcu_safe()) may still look at it:
+ * it is freed after a grace period, as the core frees fences.
+ */
+static void epdrm_settle_release(struct dma_fence *fence)
+{
+	call_rcu(&fence->rcu, epdrm_settle_free);
+}
+
 static const struct dma_fence_ops epdrm_settle_ops = {
 	.get_driver_name = epdrm_settle_driver_name,
 	.get_timeline_name = epdrm_settle_timeline_name,
+	.release = epdrm_settle_release,
 };
 
 static struct epdrm_settle *to_settle(struct dma_fence *fence)
@@ -100,6 +129,11 @@ struct dma_fence *epdrm_settle_create(struct epdrm_device *epd)
 	settle = kzalloc(sizeof(*settle), GFP_KERNEL);
 	if (!settle)
 		return NULL;
+	/*
+	 * Called from a commit on an open file of the device, which holds
+	 * the module: the fence takes its own reference.
+	 */
+	__module_get(THIS_MODULE);
 	spin_lock_init(&settle->lock);
 	INIT_LIST_HEAD(&settle->node);
 	dma_fence_init(&settle->base, &epdrm_settle_ops, &settle->lock,

@@ -17,6 +17,7 @@
 #include <drm/drm_print.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/vmalloc.h>
 
 #include "epdrm_drv.h"
@@ -189,6 +190,11 @@ static void __exit epdrm_exit(void)
 {
 	epdfb_platform_unregister(&epdrm_platform_driver, epdrm_pdev);
 	epdfb_debugfs_remove_root();
+	/*
+	 * The last settle fence let go of the module in an RCU callback that
+	 * may not have returned yet: it must before the module's text goes.
+	 */
+	rcu_barrier();
 }
 
 module_init(epdrm_init);
