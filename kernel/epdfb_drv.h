@@ -230,8 +230,9 @@ struct epdfb_done_marker {
  * @trace_head: next slot in @trace
  * @trace_len: valid entries in @trace
  * @debugfs: this device's debugfs directory
- * @marker_done: called, with @lock held, when the last update carrying a
- *	marker is done, with its error; a front end's own completion (epdrm's
+ * @marker_done: called, with @lock held, for each update carrying a
+ *	marker when it is done, with its error, and whether it was the last
+ *	one carrying it (@settled); a front end's own completion (epdrm's
  *	fences), NULL for epdfb
  * @palette: pseudo palette: the console's 16 colours as pixels
  * @damage_lock: protects @damage_top and @damage_bottom
@@ -291,7 +292,8 @@ struct epdfb_par {
 	unsigned int trace_head;
 	unsigned int trace_len;
 	struct dentry *debugfs;
-	void (*marker_done)(struct epdfb_par *par, u32 marker, int error);
+	void (*marker_done)(struct epdfb_par *par, u32 marker, int error,
+			    bool settled);
 	u32 palette[16];
 	spinlock_t damage_lock; /* see the kernel-doc above */
 	u32 damage_top;

@@ -377,18 +377,21 @@ static void epdfb_update_retire(struct epdfb_par *par,
 				struct epdfb_update *upd)
 {
 	unsigned int m;
+	bool settled;
 
 	for (m = 0; m < upd->n_markers; m++)
 		epdfb_marker_record(par, upd->markers[m],
 				    upd->marker_collided[m], upd->error);
 	list_del(&upd->node);
 	for (m = upd->n_markers; m-- > 0;) {
-		if (epdfb_marker_pending(par, upd->markers[m]))
-			continue;
-		epdfb_marker_wake(par, upd->markers[m],
-				  upd->marker_collided[m], upd->error);
+		settled = !epdfb_marker_pending(par, upd->markers[m]);
+		/* a front end's completion takes every update's error */
 		if (par->marker_done)
-			par->marker_done(par, upd->markers[m], upd->error);
+			par->marker_done(par, upd->markers[m], upd->error,
+					 settled);
+		if (settled)
+			epdfb_marker_wake(par, upd->markers[m],
+					  upd->marker_collided[m], upd->error);
 	}
 	par->completions++;
 	kvfree(upd->pixels);

@@ -31,7 +31,7 @@
  * @waveform_property: EPD_WAVEFORM
  * @full_property: EPD_FULL
  * @settle_property: EPD_SETTLE_FENCE_PTR
- * @settle_pending: settle fences armed, their updates not all done; under
+ * @settle_pending: settle fences whose updates are not all done; under
  *	par.lock
  * @next_marker: the last marker given to a commit's updates
  */
@@ -96,7 +96,9 @@ struct drm_gem_object *epdrm_gem_create_object(struct drm_device *drm,
 void epdrm_settle_init(struct epdrm_device *epd);
 struct dma_fence *epdrm_settle_create(struct epdrm_device *epd);
 u32 epdrm_settle_marker(struct dma_fence *fence);
-void epdrm_settle_arm(struct epdrm_device *epd, struct dma_fence *fence);
+void epdrm_settle_begin(struct epdrm_device *epd, struct dma_fence *fence);
+void epdrm_settle_arm(struct epdrm_device *epd, struct dma_fence *fence,
+		      int error);
 void epdrm_settle_cancel_all(struct epdrm_device *epd);
 int epdrm_settle_install(struct dma_fence *fence, s32 __user *ptr,
 			 struct epdrm_settle_fd *out);

@@ -120,15 +120,16 @@ static int epdrm_plane_atomic_check(struct drm_plane *plane,
 }
 
 /* Copies @clip into the panel's gray image and queues its update. */
-static void epdrm_submit_clip(struct epdrm_device *epd,
-			      struct drm_plane_state *plane_state,
-			      struct mxcfb_update_data *req,
-			      const struct drm_rect *clip)
+static int epdrm_submit_clip(struct epdrm_device *epd,
+			     struct drm_plane_state *plane_state,
+			     struct mxcfb_update_data *req,
+			     const struct drm_rect *clip)
 {
 	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
 	struct epdfb_par *par = &epd->par;
 	u32 x = clip->x1 - (plane_state->src.x1 >> 16);
 	u32 y = clip->y1 - (plane_state->src.y1 >> 16);
+	int ret;
 
 	/* Pixels the panel shows are read under the queue's lock. */
 	mutex_lock(&par->lock);
@@ -139,19 +140,25 @@ static void epdrm_submit_clip(struct epdrm_device *epd,
 	req->update_region.top = y;
 	req->update_region.width = drm_rect_width(clip);
 	req->update_region.height = drm_rect_height(clip);
-	if (epdfb_queue_submit_accepted(par, req))
+	ret = epdfb_queue_submit_accepted(par, req);
+	if (ret)
 		drm_warn_once(&epd->drm, "an update was lost\n");
+	return ret;
 }
 
-/* The commit's damage, as at most EPDRM_COMMIT_UPDATES updates. */
-static void epdrm_submit_damage(struct epdrm_device *epd,
-				struct drm_plane_state *old_state,
-				struct drm_plane_state *plane_state,
-				struct mxcfb_update_data *req)
+/*
+ * The commit's damage, as at most EPDRM_COMMIT_UPDATES updates: 0, or the
+ * error of the first update lost.
+ */
+static int epdrm_submit_damage(struct epdrm_device *epd,
+			       struct drm_plane_state *old_state,
+			       struct drm_plane_state *plane_state,
+			       struct mxcfb_update_data *req)
 {
 	struct drm_atomic_helper_damage_iter iter;
 	struct drm_rect clip, bounds = {};
 	unsigned int n = 0;
+	int ret, error = 0;
 
 	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
 	drm_atomic_for_each_plane_damage(&iter, &clip) {
@@ -161,13 +168,15 @@ static void epdrm_submit_damage(struct epdrm_device *epd,
 			     clip;
 		n++;
 	}
-	if (n > EPDRM_COMMIT_UPDATES) {
-		epdrm_submit_clip(epd, plane_state, req, &bounds);
-		return;
-	}
+	if (n > EPDRM_COMMIT_UPDATES)
+		return epdrm_submit_clip(epd, plane_state, req, &bounds);
 	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
-	drm_atomic_for_each_plane_damage(&iter, &clip)
-		epdrm_submit_clip(epd, plane_state, req, &clip);
+	drm_atomic_for_each_plane_damage(&iter, &clip) {
+		ret = epdrm_submit_clip(epd, plane_state, req, &clip);
+		if (ret && !error)
+			error = ret;
+	}
+	return error;
 }
 
 /*
@@ -203,7 +212,7 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 						 UPDATE_MODE_PARTIAL,
 		.temp = TEMP_USE_AMBIENT,
 	};
-	int idx;
+	int idx, error = 0;
 
 	/*
 	 * fbdev programs know nothing of waveforms: the emulation's writes
@@ -228,18 +237,26 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	if (req.update_mode == UPDATE_MODE_FULL &&
 	    req.waveform_mode == WAVEFORM_MODE_AUTO)
 		req.waveform_mode = WAVEFORM_MODE_GC16;
-	if (epd_state->settle)
+	if (epd_state->settle) {
 		req.update_marker = epdrm_settle_marker(epd_state->settle);
-	if (fb && plane_state->visible && drm_dev_enter(plane->dev, &idx)) {
-		if (!drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE)) {
-			epdrm_submit_damage(epd, old_state, plane_state, &req);
-			drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+		epdrm_settle_begin(epd, epd_state->settle);
+	}
+	if (fb && plane_state->visible) {
+		/* unplugged: the commit came too late to show anything */
+		error = -ENODEV;
+		if (drm_dev_enter(plane->dev, &idx)) {
+			error = drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE);
+			if (!error) {
+				error = epdrm_submit_damage(epd, old_state,
+							    plane_state, &req);
+				drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+			}
+			drm_dev_exit(idx);
 		}
-		drm_dev_exit(idx);
 	}
 	/* With nothing to show, the fence signals at once. */
 	if (epd_state->settle)
-		epdrm_settle_arm(epd, epd_state->settle);
+		epdrm_settle_arm(epd, epd_state->settle, error);
 }
 
 static void epdrm_plane_atomic_disable(struct drm_plane *plane,
@@ -251,7 +268,7 @@ static void epdrm_plane_atomic_disable(struct drm_plane *plane,
 
 	/* The panel keeps its image: there is nothing to wait for. */
 	if (epd_state->settle)
-		epdrm_settle_arm(to_epdrm(plane->dev), epd_state->settle);
+		epdrm_settle_arm(to_epdrm(plane->dev), epd_state->settle, 0);
 }
 
 static const struct drm_plane_helper_funcs epdrm_plane_helper_funcs = {
