@@ -79,8 +79,10 @@ struct epdfb_waveform {
  * @submit_ns: submission time (ktime_get_ns)
  * @start_ns: time the panel started driving it
  * @end_ns: time the panel will have finished
- * @pixels: gray levels to show, rect-sized; taken at submission in the
- *	SNAPSHOT scheme, else when the update starts
+ * @pixels: gray levels to show; taken at submission in the SNAPSHOT
+ *	scheme, into a rect-sized buffer of their own, else when the update
+ *	starts; from its start on, at the rect's place in par->flight
+ * @framed: @pixels lie in par->flight, rows par->width apart
  */
 struct epdfb_update {
 	struct list_head node;
@@ -105,7 +107,15 @@ struct epdfb_update {
 	u64 start_ns;
 	u64 end_ns;
 	u8 *pixels;
+	bool framed;
 };
+
+/* Bytes from one row of an update's pixels to the next. */
+static inline size_t epdfb_update_stride(u32 panel_width,
+					 const struct epdfb_update *upd)
+{
+	return upd->framed ? panel_width : upd->rect.width;
+}
 
 /**
  * struct epdfb_panel_ops - a panel backend: what sits behind the framebuffer
@@ -198,6 +208,10 @@ struct epdfb_done_marker {
  * @snapshot_bytes: pixels held by queued SNAPSHOT updates
  * @snapshot_limit: most @snapshot_bytes may reach
  * @in_flight: updates the panel is driving
+ * @flight: the pixels of the updates in flight, each at its rect's place;
+ *	they never overlap. Panel-sized and allocated with the queue: the
+ *	work that starts updates also completes them and signals epdrm's
+ *	fences, and may not wait for memory reclaim.
  * @n_in_flight: entries in @in_flight
  * @scheme: UPDATE_SCHEME_*
  * @auto_update: AUTO_UPDATE_MODE_*
@@ -264,6 +278,7 @@ struct epdfb_par {
 	size_t snapshot_bytes;
 	size_t snapshot_limit;
 	struct list_head in_flight;
+	u8 *flight;
 	unsigned int n_in_flight;
 	u32 scheme;
 	u32 auto_update;
@@ -341,8 +356,11 @@ int epdfb_queue_submit(struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 			    u32 mode);
+struct epdfb_update *epdfb_update_alloc(void);
+void epdfb_update_free(struct epdfb_update *upd);
 int epdfb_queue_submit_accepted(struct epdfb_par *par,
-				const struct mxcfb_update_data *req);
+				const struct mxcfb_update_data *req,
+				struct epdfb_update *upd);
 bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker);
 unsigned int epdfb_queue_free_slots(struct epdfb_par *par);
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
@@ -361,10 +379,15 @@ int epdfb_trace_line(const struct epdfb_par *par,
 		     const struct epdfb_trace_entry *e, char *buf, size_t len);
 
 /* epdfb_pixels.c */
+void epdfb_pixels_capture_into(const struct epdfb_par *par,
+			       const struct mxcfb_rect *rect, u32 flags,
+			       u8 *pixels, size_t stride);
 u8 *epdfb_pixels_capture(const struct epdfb_par *par,
 			 const struct mxcfb_rect *rect, u32 flags);
-bool epdfb_pixels_monochrome(const u8 *pixels, size_t count);
-void epdfb_pixels_quantize(u8 *pixels, size_t count, u32 levels);
+bool epdfb_pixels_monochrome(const u8 *pixels, u32 width, u32 height,
+			     size_t stride);
+void epdfb_pixels_quantize(u8 *pixels, u32 width, u32 height, size_t stride,
+			   u32 levels);
 
 /* epdfb_ioctl.c */
 int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg);

@@ -58,6 +58,10 @@ struct epdrm_device {
  * @settle_fence_ptr: EPD_SETTLE_FENCE_PTR: where the commit's settle fence
  *	fd goes; 0 for none. Like OUT_FENCE_PTR, it holds for one commit.
  * @settle: the commit's settle fence, or NULL
+ * @updates: records for the commit's updates, allocated before it is
+ *	committed: the plane update is part of what the settle fence waits
+ *	for and may not wait for memory reclaim. Those left are freed with
+ *	the state.
  */
 struct epdrm_plane_state {
 	struct drm_shadow_plane_state base;
@@ -65,6 +69,7 @@ struct epdrm_plane_state {
 	bool full;
 	u64 settle_fence_ptr;
 	struct dma_fence *settle;
+	struct list_head updates;
 };
 
 /* A settle fence's fd, reserved until the commit is known to go through. */
