@@ -82,8 +82,10 @@ struct epdfb_waveform {
  * @due_ns: when the update is due to end, for the deadline of a marker
  *	wait: once started, at the end of its waveform (a hung one is
  *	abandoned later); while queued, as foreseen at the wait's call
- * @pixels: gray levels to show, rect-sized; taken at submission in the
- *	SNAPSHOT scheme, else when the update starts
+ * @pixels: gray levels to show; taken at submission in the SNAPSHOT
+ *	scheme, into a rect-sized buffer of their own, else when the update
+ *	starts; from its start on, at the rect's place in par->flight
+ * @framed: @pixels lie in par->flight, rows par->width apart
  */
 struct epdfb_update {
 	struct list_head node;
@@ -109,7 +111,15 @@ struct epdfb_update {
 	u64 end_ns;
 	u64 due_ns;
 	u8 *pixels;
+	bool framed;
 };
+
+/* Bytes from one row of an update's pixels to the next. */
+static inline size_t epdfb_update_stride(u32 panel_width,
+					 const struct epdfb_update *upd)
+{
+	return upd->framed ? panel_width : upd->rect.width;
+}
 
 /**
  * struct epdfb_panel_ops - a panel backend: what sits behind the framebuffer
@@ -202,6 +212,10 @@ struct epdfb_done_marker {
  * @snapshot_bytes: pixels held by queued SNAPSHOT updates
  * @snapshot_limit: most @snapshot_bytes may reach
  * @in_flight: updates the panel is driving
+ * @flight: the pixels of the updates in flight, each at its rect's place;
+ *	they never overlap. Panel-sized and allocated with the queue: the
+ *	work that starts updates also completes them and signals epdrm's
+ *	fences, and may not wait for memory reclaim.
  * @n_in_flight: entries in @in_flight
  * @scheme: UPDATE_SCHEME_*
  * @auto_update: AUTO_UPDATE_MODE_*
@@ -234,8 +248,9 @@ struct epdfb_done_marker {
  * @trace_head: next slot in @trace
  * @trace_len: valid entries in @trace
  * @debugfs: this device's debugfs directory
- * @marker_done: called, with @lock held, when the last update carrying a
- *	marker is done, with its error; a front end's own completion (epdrm's
+ * @marker_done: called, with @lock held, for each update carrying a
+ *	marker when it is done, with its error, and whether it was the last
+ *	one carrying it (@settled); a front end's own completion (epdrm's
  *	fences), NULL for epdfb
  * @palette: pseudo palette: the console's 16 colours as pixels
  * @damage_lock: protects @damage_top and @damage_bottom
@@ -267,6 +282,7 @@ struct epdfb_par {
 	size_t snapshot_bytes;
 	size_t snapshot_limit;
 	struct list_head in_flight;
+	u8 *flight;
 	unsigned int n_in_flight;
 	u32 scheme;
 	u32 auto_update;
@@ -295,7 +311,8 @@ struct epdfb_par {
 	unsigned int trace_head;
 	unsigned int trace_len;
 	struct dentry *debugfs;
-	void (*marker_done)(struct epdfb_par *par, u32 marker, int error);
+	void (*marker_done)(struct epdfb_par *par, u32 marker, int error,
+			    bool settled);
 	u32 palette[16];
 	spinlock_t damage_lock; /* see the kernel-doc above */
 	u32 damage_top;
@@ -352,8 +369,11 @@ int epdfb_queue_submit(struct epdfb_par *par,
 		       const struct mxcfb_update_data *req);
 int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 			    u32 mode);
+struct epdfb_update *epdfb_update_alloc(void);
+void epdfb_update_free(struct epdfb_update *upd);
 int epdfb_queue_submit_accepted(struct epdfb_par *par,
-				const struct mxcfb_update_data *req);
+				const struct mxcfb_update_data *req,
+				struct epdfb_update *upd);
 bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker);
 unsigned int epdfb_queue_free_slots(struct epdfb_par *par);
 int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
@@ -372,10 +392,15 @@ int epdfb_trace_line(const struct epdfb_par *par,
 		     const struct epdfb_trace_entry *e, char *buf, size_t len);
 
 /* epdfb_pixels.c */
+void epdfb_pixels_capture_into(const struct epdfb_par *par,
+			       const struct mxcfb_rect *rect, u32 flags,
+			       u8 *pixels, size_t stride);
 u8 *epdfb_pixels_capture(const struct epdfb_par *par,
 			 const struct mxcfb_rect *rect, u32 flags);
-bool epdfb_pixels_monochrome(const u8 *pixels, size_t count);
-void epdfb_pixels_quantize(u8 *pixels, size_t count, u32 levels);
+bool epdfb_pixels_monochrome(const u8 *pixels, u32 width, u32 height,
+			     size_t stride);
+void epdfb_pixels_quantize(u8 *pixels, u32 width, u32 height, size_t stride,
+			   u32 levels);
 
 /* epdfb_ioctl.c */
 int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg);

@@ -23,6 +23,7 @@
 
 #include <linux/completion.h>
 #include <linux/export.h>
+#include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -488,21 +489,25 @@ static void epdfb_update_retire(struct epdfb_par *par,
 				struct epdfb_update *upd)
 {
 	unsigned int m;
+	bool settled;
 
 	for (m = 0; m < upd->n_markers; m++)
 		epdfb_marker_record(par, upd->markers[m],
 				    upd->marker_collided[m], upd->error);
 	list_del(&upd->node);
 	for (m = upd->n_markers; m-- > 0;) {
-		if (epdfb_marker_pending(par, upd->markers[m]))
-			continue;
-		epdfb_marker_wake(par, upd->markers[m],
-				  upd->marker_collided[m], upd->error);
+		settled = !epdfb_marker_pending(par, upd->markers[m]);
+		/* a front end's completion takes every update's error */
 		if (par->marker_done)
-			par->marker_done(par, upd->markers[m], upd->error);
+			par->marker_done(par, upd->markers[m], upd->error,
+					 settled);
+		if (settled)
+			epdfb_marker_wake(par, upd->markers[m],
+					  upd->marker_collided[m], upd->error);
 	}
 	par->completions++;
-	kvfree(upd->pixels);
+	if (!upd->framed)
+		kvfree(upd->pixels);
 	kfree(upd);
 }
 
@@ -534,21 +539,12 @@ static void epdfb_update_complete(struct epdfb_par *par,
 static u32 epdfb_resolve_auto(const struct epdfb_par *par,
 			      const struct epdfb_update *upd)
 {
-	size_t count = (size_t)upd->rect.width * upd->rect.height;
-
-	if (upd->pixels && epdfb_pixels_monochrome(upd->pixels, count))
+	if (upd->pixels &&
+	    epdfb_pixels_monochrome(upd->pixels, upd->rect.width,
+				    upd->rect.height,
+				    epdfb_update_stride(par->width, upd)))
 		return par->modes.mode_du;
 	return par->modes.mode_gc16;
-}
-
-static u8 *epdfb_capture_at_start(struct epdfb_par *par,
-				  const struct epdfb_update *upd)
-{
-	if (par->inject_capture_failures) {
-		par->inject_capture_failures--;
-		return NULL;
-	}
-	return epdfb_pixels_capture(par, &upd->rect, upd->flags);
 }
 
 /* Takes one fault of an injection count: whether there was one left. */
@@ -605,29 +601,59 @@ static void epdfb_update_faults(struct epdfb_par *par, struct epdfb_update *upd)
 	}
 }
 
+/*
+ * The pixels of an update that starts go to its rect's place in par->flight,
+ * which no other update in flight overlaps: nothing is allocated. SNAPSHOT
+ * pixels taken at submission move there; an injected capture failure
+ * leaves none.
+ */
+static void epdfb_update_take_pixels(struct epdfb_par *par,
+				     struct epdfb_update *upd)
+{
+	const struct mxcfb_rect *r = &upd->rect;
+	u8 *frame = par->flight + (size_t)r->top * par->width + r->left;
+	u32 y;
+
+	if (!upd->pixels && epdfb_inject(&par->inject_capture_failures))
+		return;
+	if (upd->pixels) {
+		for (y = 0; y < r->height; y++)
+			memcpy(frame + (size_t)y * par->width,
+			       upd->pixels + (size_t)y * r->width, r->width);
+		kvfree(upd->pixels);
+	} else {
+		epdfb_pixels_capture_into(par, r, upd->flags, frame,
+					  par->width);
+	}
+	upd->pixels = frame;
+	upd->framed = true;
+}
+
 static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 			       u64 now)
 {
 	size_t count = (size_t)upd->rect.width * upd->rect.height;
 	const struct epdfb_waveform *wf;
-	u32 levels;
+	u32 levels, y;
 	int temp;
 
 	par->n_queued--;
 	if (upd->snapshot)
 		par->snapshot_bytes -= count;
-	if (!upd->pixels)
-		upd->pixels = epdfb_capture_at_start(par, upd);
+	epdfb_update_take_pixels(par, upd);
 	epdfb_update_faults(par, upd);
 	if (upd->waveform == WAVEFORM_MODE_AUTO)
 		upd->waveform = epdfb_resolve_auto(par, upd);
 	wf = epdfb_find_waveform(par, upd->waveform);
 	if (upd->pixels && wf) {
 		if (wf->id == WAVEFORM_MODE_INIT)
-			memset(upd->pixels, 0xff, count);
+			for (y = 0; y < upd->rect.height; y++)
+				memset(upd->pixels + (size_t)y * par->width,
+				       0xff, upd->rect.width);
 		levels = (upd->flags & EPDC_FLAG_FORCE_MONOCHROME) ?
 			 2 : wf->gray_levels;
-		epdfb_pixels_quantize(upd->pixels, count, levels);
+		epdfb_pixels_quantize(upd->pixels, upd->rect.width,
+				      upd->rect.height, par->width, levels);
 	}
 	upd->flashing = wf && ((wf->flags & EPDFB_WAVEFORM_FLASHING) ||
 			       (upd->mode == UPDATE_MODE_FULL &&
@@ -749,11 +775,18 @@ static void epdfb_panel_work(struct work_struct *work)
 {
 	struct epdfb_par *par = container_of(to_delayed_work(work),
 					     struct epdfb_par, panel_work);
+	/*
+	 * With a front end's fences (epdrm's), this work is what signals
+	 * them: lockdep checks that it waits for nothing that could wait
+	 * for a fence, memory reclaim among them.
+	 */
+	bool cookie = par->marker_done ? dma_fence_begin_signalling() : true;
 
 	mutex_lock(&par->lock);
 	if (!par->dead)
 		epdfb_queue_advance(par);
 	mutex_unlock(&par->lock);
+	dma_fence_end_signalling(cookie);
 }
 
 static void epdfb_power_work(struct work_struct *work)
@@ -957,16 +990,34 @@ accepted:
 	return 0;
 }
 
+/**
+ * epdfb_update_alloc() - a record for epdfb_queue_submit_accepted()
+ *
+ * Return: the record, or NULL without memory.
+ */
+struct epdfb_update *epdfb_update_alloc(void)
+{
+	return kzalloc(sizeof(struct epdfb_update), GFP_KERNEL);
+}
+EXPORT_SYMBOL_NS_GPL(epdfb_update_alloc, EPDPANEL);
+
+/**
+ * epdfb_update_free() - free a record epdfb_queue_submit_accepted() did not take
+ * @upd: record from epdfb_update_alloc(), or NULL
+ */
+void epdfb_update_free(struct epdfb_update *upd)
+{
+	kfree(upd);
+}
+EXPORT_SYMBOL_NS_GPL(epdfb_update_free, EPDPANEL);
+
+/* Takes @upd, zeroed, over whatever it returns. */
 static int epdfb_queue_submit_update(struct epdfb_par *par,
 				     const struct mxcfb_update_data *req,
-				     bool automatic)
+				     bool automatic, struct epdfb_update *upd)
 {
-	struct epdfb_update *upd;
 	int ret;
 
-	upd = kzalloc(sizeof(*upd), GFP_KERNEL);
-	if (!upd)
-		return -ENOMEM;
 	upd->rect = req->update_region;
 	upd->waveform = req->waveform_mode;
 	upd->mode = req->update_mode;
@@ -1009,7 +1060,11 @@ out_free:
 int epdfb_queue_submit(struct epdfb_par *par,
 		       const struct mxcfb_update_data *req)
 {
-	return epdfb_queue_submit_update(par, req, false);
+	struct epdfb_update *upd = epdfb_update_alloc();
+
+	if (!upd)
+		return -ENOMEM;
+	return epdfb_queue_submit_update(par, req, false, upd);
 }
 EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit, EPDPANEL);
 
@@ -1017,17 +1072,21 @@ EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit, EPDPANEL);
  * epdfb_queue_submit_accepted() - queue an update a front end cannot refuse
  * @par: device
  * @req: the update, already checked
+ * @upd: a record from epdfb_update_alloc(), taken over
  *
  * For a DRM commit, already accepted when its planes are updated: like
  * deferred IO's updates it is never refused; while the queue is full it
- * waits, and later ones merge into it.
+ * waits, and later ones merge into it. The record is allocated beforehand:
+ * a commit's updates are part of what its settle fence waits for, and may
+ * not wait for memory reclaim.
  *
- * Return: 0, -ENOMEM or -ENODEV once the device is being removed.
+ * Return: 0, or -ENODEV once the device is being removed.
  */
 int epdfb_queue_submit_accepted(struct epdfb_par *par,
-				const struct mxcfb_update_data *req)
+				const struct mxcfb_update_data *req,
+				struct epdfb_update *upd)
 {
-	return epdfb_queue_submit_update(par, req, true);
+	return epdfb_queue_submit_update(par, req, true, upd);
 }
 EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit_accepted, EPDPANEL);
 
@@ -1058,10 +1117,14 @@ int epdfb_queue_submit_rows(struct epdfb_par *par, u32 top, u32 bottom,
 		.update_mode = mode,
 		.temp = TEMP_USE_AMBIENT,
 	};
+	struct epdfb_update *upd;
 
 	if (top >= min(bottom, par->height))
 		return 0;
-	return epdfb_queue_submit_update(par, &req, true);
+	upd = epdfb_update_alloc();
+	if (!upd)
+		return -ENOMEM;
+	return epdfb_queue_submit_update(par, &req, true, upd);
 }
 EXPORT_SYMBOL_NS_GPL(epdfb_queue_submit_rows, EPDPANEL);
 
@@ -1254,9 +1317,12 @@ int epdfb_queue_init(struct epdfb_par *par)
 				  sizeof(*par->forgotten), GFP_KERNEL);
 	if (!par->forgotten)
 		goto err_trace;
+	par->flight = kvmalloc((size_t)par->width * par->height, GFP_KERNEL);
+	if (!par->flight)
+		goto err_forgotten;
 	par->wq = alloc_workqueue("epdfb", WQ_UNBOUND, 0);
 	if (!par->wq)
-		goto err_forgotten;
+		goto err_flight;
 	par->snapshot_limit = (size_t)EPDFB_SNAPSHOT_FRAMES * par->width *
 			      par->height;
 	mutex_init(&par->lock);
@@ -1278,6 +1344,8 @@ int epdfb_queue_init(struct epdfb_par *par)
 	};
 	return 0;
 
+err_flight:
+	kvfree(par->flight);
 err_forgotten:
 	kvfree(par->forgotten);
 err_trace:
@@ -1293,6 +1361,7 @@ EXPORT_SYMBOL_NS_GPL(epdfb_queue_init, EPDPANEL);
 void epdfb_queue_fini(struct epdfb_par *par)
 {
 	destroy_workqueue(par->wq);
+	kvfree(par->flight);
 	kvfree(par->forgotten);
 	kvfree(par->trace);
 	mutex_destroy(&par->lock);

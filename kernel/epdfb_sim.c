@@ -96,7 +96,8 @@ static u64 epdfb_sim_show(struct epdfb_par *par,
 	const struct mxcfb_rect *r = &upd->rect;
 	struct epdfb_sim *sim = par->panel;
 	bool full = upd->mode == UPDATE_MODE_FULL;
-	const u8 *src = upd->pixels;
+	size_t stride = epdfb_update_stride(par->width, upd);
+	const u8 *src;
 	u64 driven = 0;
 	u32 x, y, ghost;
 	size_t i;
@@ -105,6 +106,7 @@ static u64 epdfb_sim_show(struct epdfb_par *par,
 	for (y = r->top; y < r->top + r->height; y++) {
 		cond_resched();
 		i = (size_t)y * par->width + r->left;
+		src = upd->pixels + (y - r->top) * stride;
 		for (x = 0; x < r->width; x++, i++, src++) {
 			cur = sim->level[i];
 			if (upd->flashing) {

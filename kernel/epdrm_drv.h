@@ -31,7 +31,7 @@
  * @waveform_property: EPD_WAVEFORM
  * @full_property: EPD_FULL
  * @settle_property: EPD_SETTLE_FENCE_PTR
- * @settle_pending: settle fences armed, their updates not all done; under
+ * @settle_pending: settle fences whose updates are not all done; under
  *	par.lock
  * @next_marker: the last marker given to a commit's updates
  */
@@ -58,6 +58,10 @@ struct epdrm_device {
  * @settle_fence_ptr: EPD_SETTLE_FENCE_PTR: where the commit's settle fence
  *	fd goes; 0 for none. Like OUT_FENCE_PTR, it holds for one commit.
  * @settle: the commit's settle fence, or NULL
+ * @updates: records for the commit's updates, allocated before it is
+ *	committed: the plane update is part of what the settle fence waits
+ *	for and may not wait for memory reclaim. Those left are freed with
+ *	the state.
  */
 struct epdrm_plane_state {
 	struct drm_shadow_plane_state base;
@@ -65,6 +69,7 @@ struct epdrm_plane_state {
 	bool full;
 	u64 settle_fence_ptr;
 	struct dma_fence *settle;
+	struct list_head updates;
 };
 
 /* A settle fence's fd, reserved until the commit is known to go through. */
@@ -92,7 +97,9 @@ int epdrm_kms_init(struct epdrm_device *epd);
 void epdrm_settle_init(struct epdrm_device *epd);
 struct dma_fence *epdrm_settle_create(struct epdrm_device *epd);
 u32 epdrm_settle_marker(struct dma_fence *fence);
-void epdrm_settle_arm(struct epdrm_device *epd, struct dma_fence *fence);
+void epdrm_settle_begin(struct epdrm_device *epd, struct dma_fence *fence);
+void epdrm_settle_arm(struct epdrm_device *epd, struct dma_fence *fence,
+		      int error);
 void epdrm_settle_cancel_all(struct epdrm_device *epd);
 int epdrm_settle_install(struct dma_fence *fence, s32 __user *ptr,
 			 struct epdrm_settle_fd *out);

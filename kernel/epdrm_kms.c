@@ -145,15 +145,23 @@ static int epdrm_plane_atomic_check(struct drm_plane *plane,
 }
 
 /* Copies @clip into the panel's gray image and queues its update. */
-static void epdrm_submit_clip(struct epdrm_device *epd,
-			      struct drm_plane_state *plane_state,
-			      struct mxcfb_update_data *req,
-			      const struct drm_rect *clip)
+static int epdrm_submit_clip(struct epdrm_device *epd,
+			     struct drm_plane_state *plane_state,
+			     struct mxcfb_update_data *req,
+			     const struct drm_rect *clip)
 {
 	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
 	struct epdfb_par *par = &epd->par;
 	u32 x = clip->x1 - (plane_state->src.x1 >> 16);
 	u32 y = clip->y1 - (plane_state->src.y1 >> 16);
+	struct epdfb_update *upd;
+	int ret;
+
+	upd = list_first_entry_or_null(&epd_state->updates,
+				       struct epdfb_update, node);
+	if (!upd)
+		return -ENOMEM;
+	list_del(&upd->node);
 
 	/* Pixels the panel shows are read under the queue's lock. */
 	mutex_lock(&par->lock);
@@ -164,19 +172,25 @@ static void epdrm_submit_clip(struct epdrm_device *epd,
 	req->update_region.top = y;
 	req->update_region.width = drm_rect_width(clip);
 	req->update_region.height = drm_rect_height(clip);
-	if (epdfb_queue_submit_accepted(par, req))
+	ret = epdfb_queue_submit_accepted(par, req, upd);
+	if (ret)
 		drm_warn_once(&epd->drm, "an update was lost\n");
+	return ret;
 }
 
-/* The commit's damage, as at most EPDRM_COMMIT_UPDATES updates. */
-static void epdrm_submit_damage(struct epdrm_device *epd,
-				struct drm_plane_state *old_state,
-				struct drm_plane_state *plane_state,
-				struct mxcfb_update_data *req)
+/*
+ * The commit's damage, as at most EPDRM_COMMIT_UPDATES updates: 0, or the
+ * error of the first update lost.
+ */
+static int epdrm_submit_damage(struct epdrm_device *epd,
+			       struct drm_plane_state *old_state,
+			       struct drm_plane_state *plane_state,
+			       struct mxcfb_update_data *req)
 {
 	struct drm_atomic_helper_damage_iter iter;
 	struct drm_rect clip, bounds = {};
 	unsigned int n = 0;
+	int ret, error = 0;
 
 	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
 	drm_atomic_for_each_plane_damage(&iter, &clip) {
@@ -186,13 +200,15 @@ static void epdrm_submit_damage(struct epdrm_device *epd,
 			     clip;
 		n++;
 	}
-	if (n > EPDRM_COMMIT_UPDATES) {
-		epdrm_submit_clip(epd, plane_state, req, &bounds);
-		return;
-	}
+	if (n > EPDRM_COMMIT_UPDATES)
+		return epdrm_submit_clip(epd, plane_state, req, &bounds);
 	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
-	drm_atomic_for_each_plane_damage(&iter, &clip)
-		epdrm_submit_clip(epd, plane_state, req, &clip);
+	drm_atomic_for_each_plane_damage(&iter, &clip) {
+		ret = epdrm_submit_clip(epd, plane_state, req, &clip);
+		if (ret && !error)
+			error = ret;
+	}
+	return error;
 }
 
 /*
@@ -237,7 +253,8 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 						 UPDATE_MODE_PARTIAL,
 		.temp = TEMP_USE_AMBIENT,
 	};
-	int idx;
+	int idx, error = 0;
+	bool cookie;
 
 	/*
 	 * fbdev programs know nothing of waveforms: the emulation's writes
@@ -262,18 +279,29 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	if (req.update_mode == UPDATE_MODE_FULL &&
 	    req.waveform_mode == WAVEFORM_MODE_AUTO)
 		req.waveform_mode = WAVEFORM_MODE_GC16;
-	if (epd_state->settle)
+	/* the settle fence waits for what follows */
+	cookie = dma_fence_begin_signalling();
+	if (epd_state->settle) {
 		req.update_marker = epdrm_settle_marker(epd_state->settle);
-	if (fb && plane_state->visible && drm_dev_enter(plane->dev, &idx)) {
-		if (!drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE)) {
-			epdrm_submit_damage(epd, old_state, plane_state, &req);
-			drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+		epdrm_settle_begin(epd, epd_state->settle);
+	}
+	if (fb && plane_state->visible) {
+		/* unplugged: the commit came too late to show anything */
+		error = -ENODEV;
+		if (drm_dev_enter(plane->dev, &idx)) {
+			error = drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE);
+			if (!error) {
+				error = epdrm_submit_damage(epd, old_state,
+							    plane_state, &req);
+				drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+			}
+			drm_dev_exit(idx);
 		}
-		drm_dev_exit(idx);
 	}
 	/* With nothing to show, the fence signals at once. */
 	if (epd_state->settle)
-		epdrm_settle_arm(epd, epd_state->settle);
+		epdrm_settle_arm(epd, epd_state->settle, error);
+	dma_fence_end_signalling(cookie);
 }
 
 static void epdrm_plane_atomic_disable(struct drm_plane *plane,
@@ -282,10 +310,12 @@ static void epdrm_plane_atomic_disable(struct drm_plane *plane,
 	struct drm_plane_state *plane_state =
 		drm_atomic_get_new_plane_state(state, plane);
 	struct epdrm_plane_state *epd_state = to_epdrm_plane_state(plane_state);
+	bool cookie = dma_fence_begin_signalling();
 
 	/* The panel keeps its image: there is nothing to wait for. */
 	if (epd_state->settle)
-		epdrm_settle_arm(to_epdrm(plane->dev), epd_state->settle);
+		epdrm_settle_arm(to_epdrm(plane->dev), epd_state->settle, 0);
+	dma_fence_end_signalling(cookie);
 }
 
 static const struct drm_plane_helper_funcs epdrm_plane_helper_funcs = {
@@ -299,7 +329,10 @@ static void epdrm_plane_destroy_state(struct drm_plane *plane,
 				      struct drm_plane_state *plane_state)
 {
 	struct epdrm_plane_state *state = to_epdrm_plane_state(plane_state);
+	struct epdfb_update *upd, *next;
 
+	list_for_each_entry_safe(upd, next, &state->updates, node)
+		epdfb_update_free(upd);
 	if (state->settle)
 		dma_fence_put(state->settle);
 	__drm_gem_destroy_shadow_plane_state(&state->base);
@@ -317,6 +350,7 @@ static void epdrm_plane_reset(struct drm_plane *plane)
 	state = kzalloc(sizeof(*state), GFP_KERNEL);
 	if (!state)
 		return;
+	INIT_LIST_HEAD(&state->updates);
 	state->waveform = WAVEFORM_MODE_AUTO;
 	__drm_gem_reset_shadow_plane(plane, &state->base);
 }
@@ -332,6 +366,7 @@ epdrm_plane_duplicate_state(struct drm_plane *plane)
 	state = kzalloc(sizeof(*state), GFP_KERNEL);
 	if (!state)
 		return NULL;
+	INIT_LIST_HEAD(&state->updates);
 	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
 	/* The settle fence pointer, like OUT_FENCE_PTR, is not kept. */
 	state->waveform = old->waveform;
@@ -479,7 +514,8 @@ static const struct drm_connector_funcs epdrm_connector_funcs = {
 /*
  * The settle fence's fd is reserved and written to userspace before the
  * commit, as the core does for OUT_FENCE_PTR, and installed once the commit
- * has gone through. TEST_ONLY commits never come here.
+ * has gone through; the records of the commit's updates are allocated here
+ * too. TEST_ONLY commits never come here.
  */
 static int epdrm_atomic_commit(struct drm_device *drm,
 			       struct drm_atomic_state *state, bool nonblock)
@@ -489,10 +525,18 @@ static int epdrm_atomic_commit(struct drm_device *drm,
 		drm_atomic_get_new_plane_state(state, &epd->plane);
 	struct epdrm_settle_fd settle_fd = {};
 	struct epdrm_plane_state *epd_state;
+	struct epdfb_update *upd;
+	unsigned int i;
 	int ret;
 
 	if (plane_state) {
 		epd_state = to_epdrm_plane_state(plane_state);
+		for (i = 0; i < EPDRM_COMMIT_UPDATES; i++) {
+			upd = epdfb_update_alloc();
+			if (!upd)
+				return -ENOMEM;
+			list_add_tail(&upd->node, &epd_state->updates);
+		}
 		if (epd_state->settle_fence_ptr) {
 			epd_state->settle = epdrm_settle_create(epd);
 			if (!epd_state->settle)

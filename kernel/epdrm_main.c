@@ -18,6 +18,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/vmalloc.h>
 
 #include "epdrm_drv.h"
@@ -215,6 +216,11 @@ static void __exit epdrm_exit(void)
 {
 	epdfb_platform_unregister(&epdrm_platform_driver, epdrm_pdev);
 	debugfs_remove_recursive(epdrm_debugfs_root);
+	/*
+	 * The last settle fence let go of the module in an RCU callback that
+	 * may not have returned yet: it must before the module's text goes.
+	 */
+	rcu_barrier();
 }
 
 module_init(epdrm_init);

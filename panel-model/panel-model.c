@@ -170,12 +170,13 @@ draw_progress(const struct epdfb_par *par, const struct epdfb_update *upd, doubl
 {
 	const struct epdfb_waveform *wf = epdfb_find_waveform(par, upd->waveform);
 	const struct mxcfb_rect *r = &upd->rect;
-	const uint8_t *to = upd->pixels;
+	size_t stride = epdfb_update_stride(par->width, upd);
 
-	if (!to || !wf)
+	if (!upd->pixels || !wf)
 		return;
 	for (uint32_t y = r->top; y < r->top + r->height; y++) {
 		uint8_t *row = frame + (size_t)y * par->width + r->left;
+		const uint8_t *to = upd->pixels + (y - r->top) * stride;
 		for (uint32_t x = 0; x < r->width; x++, to++) {
 			if (upd->flashing)
 				row[x] = progress < 1.0 / 3   ? 0x00

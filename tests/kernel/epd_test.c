@@ -834,9 +834,9 @@ epd_wait_idle(struct epd *d)
 	if (d->fd >= 0)
 		return ioctl(d->fd, FBIO_WAITFORVSYNC, &crtc) ? -errno : 0;
 	/*
-	 * No framebuffer (epdrm): as many updates have completed or merged as
-	 * were submitted before the call, which is the ioctl's wait unless a
-	 * later update completes before an earlier one.
+	 * No framebuffer (epdrm): as many updates have completed, failed or
+	 * merged as were submitted before the call, which is the ioctl's wait
+	 * unless a later update completes before an earlier one.
 	 */
 	long long submitted = -1;
 	for (int i = 0; i < 3000; i++) {
@@ -844,6 +844,7 @@ epd_wait_idle(struct epd *d)
 		if (submitted < 0)
 			submitted = epd_snapshot_stat(stats, "updates_submitted");
 		long long done = epd_snapshot_stat(stats, "updates_completed") +
+				 epd_snapshot_stat(stats, "updates_failed") +
 				 epd_snapshot_stat(stats, "updates_merged");
 		free(stats);
 		if (done >= submitted)

@@ -133,6 +133,7 @@ epdrm_open(struct epdrm *e)
 		{offsetof(struct epdrm_props, waveform), "EPD_WAVEFORM"},
 		{offsetof(struct epdrm_props, full), "EPD_FULL"},
 		{offsetof(struct epdrm_props, settle_fence_ptr), "EPD_SETTLE_FENCE_PTR"},
+		{offsetof(struct epdrm_props, in_fence_fd), "IN_FENCE_FD"},
 	};
 	for (size_t i = 0; i < sizeof(plane_props) / sizeof(plane_props[0]); i++)
 		*(uint32_t *)((char *)p + plane_props[i].offset) =
@@ -260,6 +261,8 @@ epdrm_commit(struct epdrm *e, const struct epdrm_commit *c)
 	if (c->settle_fd)
 		drmModeAtomicAddProperty(
 			req, e->plane, p->settle_fence_ptr, (uint64_t)(uintptr_t)c->settle_fd);
+	if (c->in_fence)
+		drmModeAtomicAddProperty(req, e->plane, p->in_fence_fd, (uint64_t)*c->in_fence);
 	/* libdrm returns -errno */
 	ret = drmModeAtomicCommit(
 		e->fd, req, c->flags | DRM_MODE_ATOMIC_ALLOW_MODESET, c->user_data);

@@ -24,7 +24,7 @@ struct epdrm_props {
 	uint32_t crtc_active, crtc_mode_id;
 	uint32_t conn_crtc_id;
 	uint32_t fb_id, crtc_id, src_x, src_y, src_w, src_h, crtc_x, crtc_y, crtc_w, crtc_h;
-	uint32_t damage_clips, waveform, full, settle_fence_ptr;
+	uint32_t damage_clips, waveform, full, settle_fence_ptr, in_fence_fd;
 };
 
 struct epdrm {
@@ -74,9 +74,10 @@ struct epdrm_commit {
 	int64_t waveform; /* -1: leave as it is */
 	int full;         /* -1: leave as it is */
 	uint32_t flags;
-	int32_t crtc_x;    /* the plane's position: not 0 is refused */
-	int64_t raw_clips; /* a blob id for FB_DAMAGE_CLIPS, made by the test */
-	int *settle_fd;    /* EPD_SETTLE_FENCE_PTR, or NULL */
+	int32_t crtc_x;      /* the plane's position: not 0 is refused */
+	int64_t raw_clips;   /* a blob id for FB_DAMAGE_CLIPS, made by the test */
+	int *settle_fd;      /* EPD_SETTLE_FENCE_PTR, or NULL */
+	const int *in_fence; /* IN_FENCE_FD: a fence the commit waits for, or NULL */
 	void *user_data;
 };
 int epdrm_commit(struct epdrm *e, const struct epdrm_commit *c);

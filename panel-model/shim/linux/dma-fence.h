@@ -1,0 +1,2 @@
+/* The model's kernel header in userspace: see kernel-shim.h. */
+#include "../kernel-shim.h"
