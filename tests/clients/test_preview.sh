@@ -241,9 +241,12 @@ probe_clicks() {
 	local rotation=$1 parent_w=$2 parent_h=$3
 	shift 3
 	rm -f "$work/probe.log"
-	# the parent's virtual pointer first: touch_probe binds a pointer only if there is one
+	# the parent's virtual pointer first: touch_probe binds a pointer only if
+	# there is one, so the preview starts once vp_clicker says it made it
+	rm -f "$work/clicker.log"
 	cat >"$work/inner.sh" <<-INNER
-		"$vp_clicker" $* "$work/probe.log" &
+		"$vp_clicker" $* "$work/probe.log" >"$work/clicker.log" &
+		for i in \$(seq 300); do grep -q pointer "$work/clicker.log" 2>/dev/null && break; sleep 0.1; done
 		"$vellum" -c "$work/vellum.conf" --no-xwayland -d preview:${W}x$H -r $rotation \\
 			--time-scale 10 -- "$touch_probe" 20 20 1 >"$work/probe.log" 2>&1
 	INNER

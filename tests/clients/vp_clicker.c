@@ -6,13 +6,12 @@
  *
  *   vp_clicker X Y [X Y ...] [READY_FILE]
  *
- * With READY_FILE it clicks once a line of that file starts with "ready",
- * as touch_probe prints when its window shows; the virtual pointer is
- * there from the start, so that the clients started meanwhile find a
- * pointer on their seat. The preview's test clicks in the preview window
- * through its parent compositor with it. A client learns of a new pointer
- * only when the seat says it has one: the pointer goes a while after the
- * click, or its events would reach no client.
+ * With READY_FILE it clicks once a line of that file starts with "ready", as touch_probe
+ * prints when its window shows; the virtual pointer is there from the start, and "pointer" on
+ * standard output says so, so that the clients started after that line find a pointer on their
+ * seat. The preview's test clicks in the preview window through its parent compositor with it.
+ * A client learns of a new pointer only when the seat says it has one: the pointer goes a while
+ * after the click, or its events would reach no client.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -105,6 +104,9 @@ main(int argc, char *argv[])
 	struct wl_proxy *pointer = vp_create(&client, "vp_clicker");
 	if (!pointer)
 		return 1;
+	/* the compositor has the pointer now: clients started after this find it */
+	printf("pointer\n");
+	fflush(stdout);
 	for (unsigned int waited = 0; ready_file && !says_ready(ready_file); waited += 50) {
 		if (waited >= READY_TIMEOUT_MS) {
 			fprintf(stderr, "vp_clicker: %s never said ready\n", ready_file);
