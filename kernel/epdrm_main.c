@@ -16,6 +16,7 @@
 #include <drm/drm_modes.h>
 #include <drm/drm_print.h>
 #include <linux/debugfs.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/rcupdate.h>
@@ -40,6 +41,14 @@ module_param_named(ambient_temp, epdfb_panel.ambient_temp, int, 0444);
 MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
 
 static struct dentry *epdrm_debugfs_root;
+
+/*
+ * epdrm's queue lock is taken where its settle fences signal, epdfb's
+ * where epdfb's SNAPSHOT scheme allocates: to lockdep two locks of one
+ * class, whose dependencies would join into a cycle that neither device
+ * has. epdrm's lock is a class of its own.
+ */
+static struct lock_class_key epdrm_queue_lock_key;
 
 static struct platform_device *epdrm_pdev;
 /* Why the probe failed: registering the device does not say. */
@@ -96,6 +105,7 @@ static int epdrm_init_panel(struct epdrm_device *epd, struct device *dev)
 	ret = epdfb_queue_init(par);
 	if (ret)
 		goto err_vfree;
+	lockdep_set_class(&par->lock, &epdrm_queue_lock_key);
 	/*
 	 * Pixels are read from the gray image when an update starts: later
 	 * commits to the same area merge into a queued update rather than
