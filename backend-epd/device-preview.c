@@ -36,8 +36,9 @@ preview_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 }
 
 /*
- * The driver's waits give up after 5 s; a preview slowed down (time_scale)
- * has waveforms longer than that, which are still running, not hung.
+ * The model's waits give up 5 s past the end foreseen when they were
+ * called; an update that started later than foreseen (waiting for a free
+ * LUT) is still running, not hung.
  */
 static int
 preview_wait(struct vl_epd_device *dev, uint32_t marker)

@@ -13,8 +13,8 @@
  * idle panel costs no wake-ups. The queues are fixed rings: the output
  * never has more updates in flight than they hold, and nothing is
  * allocated on the way. The threads hold references to the queues and the
- * device, so a backend destroyed while a driver call blocks (up to its 5 s
- * timeout) returns at once and the last thread out frees them.
+ * device, so a backend destroyed while a driver call blocks (up to 5 s past
+ * its update's due end) returns at once and the last thread out frees them.
  */
 #include <errno.h>
 #include <inttypes.h>
