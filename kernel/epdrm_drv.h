@@ -10,6 +10,7 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
+#include <drm/drm_fb_helper.h>
 #include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_modes.h>
 #include <drm/drm_plane.h>
@@ -34,6 +35,8 @@
  * @settle_pending: settle fences whose updates are not all done; under
  *	par.lock
  * @next_marker: the last marker given to a commit's updates
+ * @fbdev_users: programs holding /dev/fbN open, and fbcon if bound to it
+ * @fbdev_funcs: the emulation's helper functions, its probe epdrm's
  */
 struct epdrm_device {
 	struct drm_device drm;
@@ -48,6 +51,8 @@ struct epdrm_device {
 	struct drm_property *settle_property;
 	struct list_head settle_pending;
 	atomic_t next_marker;
+	atomic_t fbdev_users;
+	struct drm_fb_helper_funcs fbdev_funcs;
 };
 
 /**
@@ -92,6 +97,9 @@ to_epdrm_plane_state(struct drm_plane_state *state)
 
 /* epdrm_kms.c */
 int epdrm_kms_init(struct epdrm_device *epd);
+
+void epdrm_fbdev_setup(struct epdrm_device *epd, unsigned int bpp);
+bool epdrm_fbdev_in_use(struct epdrm_device *epd);
 
 /* epdrm_fence.c */
 void epdrm_settle_init(struct epdrm_device *epd);

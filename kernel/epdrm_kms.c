@@ -211,30 +211,6 @@ static int epdrm_submit_damage(struct epdrm_device *epd,
 	return error;
 }
 
-/*
- * Whether a program or the console uses the fbdev emulation: an open
- * /dev/fbN (the deferred-IO open count) or fbcon bound to it (fbcon_par).
- * Linux 6.12 has no accessor for either, and their locks cannot be taken
- * here: the open count is under the fb_info lock and fbcon_par under the
- * console lock, and the emulation's own commits reach this plane's
- * atomic_update in a task that holds both (FBIOPUT_VSCREENINFO and
- * FBIOPAN_DISPLAY call fb_set_var() and fb_pan_display() under
- * console_lock() and lock_fb_info(), and commit through
- * drm_fb_helper_set_par() and drm_fb_helper_pan_display(); fbcon commits
- * with the console lock held). The emulation's fb_open and fb_release,
- * which would let the driver count the opens itself, are its own. So both
- * are read without their locks: a stale answer only decides one update.
- */
-static bool epdrm_fbdev_in_use(struct drm_fb_helper *helper)
-{
-	struct fb_info *info = helper->info;
-
-	if (!info)
-		return false;
-	return READ_ONCE(info->fbcon_par) ||
-	       (info->fbdefio && READ_ONCE(info->fbdefio->open_count) > 0);
-}
-
 static void epdrm_plane_atomic_update(struct drm_plane *plane,
 				      struct drm_atomic_state *state)
 {
@@ -273,7 +249,7 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	 * that opens /dev/fbN later gets its writes onto the panel as
 	 * damage, and a mode it sets updates the whole panel.
 	 */
-	if (fbdev && old_state->fb != fb && !epdrm_fbdev_in_use(helper))
+	if (fbdev && old_state->fb != fb && !epdrm_fbdev_in_use(epd))
 		fb = NULL;
 	/* A flashing full refresh without a waveform named: GC16's. */
 	if (req.update_mode == UPDATE_MODE_FULL &&

@@ -9,7 +9,6 @@
 
 #include <drm/drm_atomic_helper.h>
 #include <drm/drm_drv.h>
-#include <drm/drm_fbdev_ttm.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_managed.h>
@@ -164,7 +163,7 @@ static int epdrm_probe(struct platform_device *pdev)
 	 * such a page, when the buffer is freed, never ends. drm_fbdev_ttm
 	 * is that emulation for any GEM object that vmaps, TTM or not.
 	 */
-	drm_fbdev_ttm_setup(&epd->drm, 32);
+	epdrm_fbdev_setup(epd, 32);
 	drm_info(&epd->drm, "%ux%u simulated e-paper panel\n", epd->par.width,
 		 epd->par.height);
 	return 0;
