@@ -19,21 +19,7 @@
 
 #include "epdfb_drv.h"
 
-/* the panel's parameters, the same on epdfb and epdrm */
-static struct epdfb_panel_params epdfb_panel = EPDFB_PANEL_DEFAULTS;
-module_param_named(width, epdfb_panel.width, uint, 0444);
-MODULE_PARM_DESC(width, "Panel width in pixels (default 1872)");
-module_param_named(height, epdfb_panel.height, uint, 0444);
-MODULE_PARM_DESC(height, "Panel height in pixels (default 1404)");
-module_param_named(width_mm, epdfb_panel.width_mm, uint, 0444);
-MODULE_PARM_DESC(width_mm, "Panel width in millimetres, 0 if unknown (default 209)");
-module_param_named(height_mm, epdfb_panel.height_mm, uint, 0444);
-MODULE_PARM_DESC(height_mm, "Panel height in millimetres, 0 if unknown (default 157)");
-module_param_named(time_scale, epdfb_panel.time_scale, uint, 0444);
-MODULE_PARM_DESC(time_scale,
-		 "Waveform durations are multiplied by time_scale/100 (default 100)");
-module_param_named(ambient_temp, epdfb_panel.ambient_temp, int, 0444);
-MODULE_PARM_DESC(ambient_temp, "Panel temperature in degrees C, 0..50 (default 25)");
+DEFINE_EPDFB_PANEL_PARAMS();
 
 static struct dentry *epdfb_debugfs_root;
 
