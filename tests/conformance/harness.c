@@ -59,6 +59,14 @@ ct_check(bool ok, const char *fmt, ...)
 	fflush(stdout);
 }
 
+void
+ct_check_todo(bool ok, const char *todo, const char *what)
+{
+	checks++;
+	printf("%sok %d - %s # TODO %s\n", ok ? "" : "not ", checks, what, todo);
+	fflush(stdout);
+}
+
 int
 ct_finish(void)
 {
@@ -572,7 +580,7 @@ registry_global(void *data, struct wl_registry *registry, uint32_t name, const c
 #ifdef VL_HAVE_LAYER_SHELL
 	} else if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0) {
 		c->layer_shell = wl_registry_bind(
-			registry, name, &zwlr_layer_shell_v1_interface, version < 3 ? version : 3);
+			registry, name, &zwlr_layer_shell_v1_interface, version < 4 ? version : 4);
 #endif
 	}
 }
@@ -883,7 +891,10 @@ popup_done(void *data, struct xdg_popup *popup)
 	struct ct_surface *s = data;
 	(void)popup;
 
-	s->popup_done = ++s->client->popups_done;
+	/* the order of the first popup_done each popup got, among the client's */
+	s->client->popups_done++;
+	if (!s->popup_done)
+		s->popup_done = s->client->popups_done;
 }
 
 static void
@@ -941,7 +952,7 @@ static const struct zwlr_layer_surface_v1_listener layer_listener = {
 };
 
 struct ct_surface *
-ct_layer_surface(struct ct_client *c, uint32_t layer, uint32_t anchor, int w, int h)
+ct_layer_surface(struct ct_client *c, uint32_t layer, uint32_t anchor, int margin, int w, int h)
 {
 	struct ct_surface *s = new_surface(c);
 
@@ -950,6 +961,11 @@ ct_layer_surface(struct ct_client *c, uint32_t layer, uint32_t anchor, int w, in
 	zwlr_layer_surface_v1_add_listener(s->layer_surface, &layer_listener, s);
 	zwlr_layer_surface_v1_set_size(s->layer_surface, (uint32_t)w, (uint32_t)h);
 	zwlr_layer_surface_v1_set_anchor(s->layer_surface, anchor);
+	zwlr_layer_surface_v1_set_margin(s->layer_surface, margin, margin, margin, margin);
+	if (zwlr_layer_surface_v1_get_version(s->layer_surface) >=
+		ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND_SINCE_VERSION)
+		zwlr_layer_surface_v1_set_keyboard_interactivity(
+			s->layer_surface, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND);
 	wl_surface_commit(s->surface);
 	if (!wait_configure(s, 0))
 		ct_check(false, "the layer surface is configured");
