@@ -52,9 +52,6 @@ struct vl_kept_frame {
 static bool
 kept_frame_accepts_input(struct wlr_scene_buffer *buffer, double *sx, double *sy)
 {
-	(void)buffer;
-	(void)sx;
-	(void)sy;
 	return false;
 }
 

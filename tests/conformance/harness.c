@@ -252,7 +252,6 @@ pointer_enter(void *data, struct wl_pointer *pointer, uint32_t serial, struct wl
 	wl_fixed_t x, wl_fixed_t y)
 {
 	struct ct_client *c = data;
-	(void)pointer;
 
 	c->serial = serial;
 	c->pointer_focus = surface;
@@ -264,8 +263,6 @@ static void
 pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial, struct wl_surface *surface)
 {
 	struct ct_client *c = data;
-	(void)pointer;
-	(void)serial;
 
 	if (c->pointer_focus == surface)
 		c->pointer_focus = NULL;
@@ -275,8 +272,6 @@ static void
 pointer_motion(void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y)
 {
 	struct ct_client *c = data;
-	(void)pointer;
-	(void)time;
 
 	c->pointer_x = x;
 	c->pointer_y = y;
@@ -287,10 +282,6 @@ pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial, uint32_t
 	uint32_t button, uint32_t state)
 {
 	struct ct_client *c = data;
-	(void)pointer;
-	(void)time;
-	(void)button;
-	(void)state;
 
 	c->serial = serial;
 	c->buttons++;
@@ -301,44 +292,26 @@ pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial, uint32_t
 static void
 pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis, wl_fixed_t value)
 {
-	(void)data;
-	(void)pointer;
-	(void)time;
-	(void)axis;
-	(void)value;
 }
 
 static void
 pointer_frame(void *data, struct wl_pointer *pointer)
 {
-	(void)data;
-	(void)pointer;
 }
 
 static void
 pointer_axis_source(void *data, struct wl_pointer *pointer, uint32_t source)
 {
-	(void)data;
-	(void)pointer;
-	(void)source;
 }
 
 static void
 pointer_axis_stop(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis)
 {
-	(void)data;
-	(void)pointer;
-	(void)time;
-	(void)axis;
 }
 
 static void
 pointer_axis_discrete(void *data, struct wl_pointer *pointer, uint32_t axis, int32_t discrete)
 {
-	(void)data;
-	(void)pointer;
-	(void)axis;
-	(void)discrete;
 }
 
 static const struct wl_pointer_listener pointer_listener = {
@@ -358,9 +331,6 @@ touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time,
 	struct wl_surface *surface, int32_t id, wl_fixed_t x, wl_fixed_t y)
 {
 	struct ct_client *c = data;
-	(void)touch;
-	(void)time;
-	(void)id;
 
 	c->serial = serial;
 	c->touch_focus = surface;
@@ -372,10 +342,6 @@ static void
 touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, int32_t id)
 {
 	struct ct_client *c = data;
-	(void)touch;
-	(void)serial;
-	(void)time;
-	(void)id;
 
 	c->touch_focus = NULL;
 	c->touch_ups++;
@@ -386,9 +352,6 @@ touch_motion(
 	void *data, struct wl_touch *touch, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y)
 {
 	struct ct_client *c = data;
-	(void)touch;
-	(void)time;
-	(void)id;
 
 	c->touch_x = x;
 	c->touch_y = y;
@@ -397,15 +360,12 @@ touch_motion(
 static void
 touch_frame(void *data, struct wl_touch *touch)
 {
-	(void)data;
-	(void)touch;
 }
 
 static void
 touch_cancel(void *data, struct wl_touch *touch)
 {
 	struct ct_client *c = data;
-	(void)touch;
 
 	c->touch_focus = NULL;
 }
@@ -413,20 +373,11 @@ touch_cancel(void *data, struct wl_touch *touch)
 static void
 touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major, wl_fixed_t minor)
 {
-	(void)data;
-	(void)touch;
-	(void)id;
-	(void)major;
-	(void)minor;
 }
 
 static void
 touch_orientation(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t orientation)
 {
-	(void)data;
-	(void)touch;
-	(void)id;
-	(void)orientation;
 }
 
 static const struct wl_touch_listener touch_listener = {
@@ -443,10 +394,6 @@ static void
 keyboard_keymap(
 	void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size)
 {
-	(void)data;
-	(void)keyboard;
-	(void)format;
-	(void)size;
 	close(fd);
 }
 
@@ -455,9 +402,6 @@ keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 	struct wl_surface *surface, struct wl_array *keys)
 {
 	struct ct_client *c = data;
-	(void)keyboard;
-	(void)serial;
-	(void)keys;
 
 	c->keyboard_focus = surface;
 }
@@ -467,8 +411,6 @@ keyboard_leave(
 	void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface)
 {
 	struct ct_client *c = data;
-	(void)keyboard;
-	(void)serial;
 
 	if (c->keyboard_focus == surface)
 		c->keyboard_focus = NULL;
@@ -478,34 +420,17 @@ static void
 keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time, uint32_t key,
 	uint32_t state)
 {
-	(void)data;
-	(void)keyboard;
-	(void)serial;
-	(void)time;
-	(void)key;
-	(void)state;
 }
 
 static void
 keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t depressed,
 	uint32_t latched, uint32_t locked, uint32_t group)
 {
-	(void)data;
-	(void)keyboard;
-	(void)serial;
-	(void)depressed;
-	(void)latched;
-	(void)locked;
-	(void)group;
 }
 
 static void
 keyboard_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay)
 {
-	(void)data;
-	(void)keyboard;
-	(void)rate;
-	(void)delay;
 }
 
 static const struct wl_keyboard_listener keyboard_listener = {
@@ -539,9 +464,6 @@ seat_capabilities(void *data, struct wl_seat *seat, uint32_t caps)
 static void
 seat_name(void *data, struct wl_seat *seat, const char *name)
 {
-	(void)data;
-	(void)seat;
-	(void)name;
 }
 
 static const struct wl_seat_listener seat_listener = {
@@ -552,7 +474,6 @@ static const struct wl_seat_listener seat_listener = {
 static void
 wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
 {
-	(void)data;
 	xdg_wm_base_pong(wm_base, serial);
 }
 
@@ -588,9 +509,6 @@ registry_global(void *data, struct wl_registry *registry, uint32_t name, const c
 static void
 registry_global_remove(void *data, struct wl_registry *registry, uint32_t name)
 {
-	(void)data;
-	(void)registry;
-	(void)name;
 }
 
 static const struct wl_registry_listener registry_listener = {
@@ -672,7 +590,6 @@ ct_client_disconnect(struct ct_client *c)
 static void
 sync_done(void *data, struct wl_callback *callback, uint32_t time)
 {
-	(void)time;
 	*(bool *)data = true;
 	wl_callback_destroy(callback);
 }
@@ -767,18 +684,11 @@ static void
 toplevel_configure(
 	void *data, struct xdg_toplevel *toplevel, int32_t w, int32_t h, struct wl_array *states)
 {
-	(void)data;
-	(void)toplevel;
-	(void)w;
-	(void)h;
-	(void)states;
 }
 
 static void
 toplevel_close(void *data, struct xdg_toplevel *toplevel)
 {
-	(void)data;
-	(void)toplevel;
 }
 
 static const struct xdg_toplevel_listener toplevel_listener = {
@@ -876,7 +786,6 @@ static void
 popup_configure(void *data, struct xdg_popup *popup, int32_t x, int32_t y, int32_t w, int32_t h)
 {
 	struct ct_surface *s = data;
-	(void)popup;
 
 	s->popup_configured = true;
 	s->popup_x = x;
@@ -889,7 +798,6 @@ static void
 popup_done(void *data, struct xdg_popup *popup)
 {
 	struct ct_surface *s = data;
-	(void)popup;
 
 	/* the order of the first popup_done each popup got, among the client's */
 	s->client->popups_done++;
@@ -901,7 +809,6 @@ static void
 popup_repositioned(void *data, struct xdg_popup *popup, uint32_t token)
 {
 	struct ct_surface *s = data;
-	(void)popup;
 
 	s->repositioned = true;
 	s->repositioned_token = token;
@@ -932,8 +839,6 @@ layer_configure(void *data, struct zwlr_layer_surface_v1 *layer_surface, uint32_
 	uint32_t w, uint32_t h)
 {
 	struct ct_surface *s = data;
-	(void)w;
-	(void)h;
 
 	zwlr_layer_surface_v1_ack_configure(layer_surface, serial);
 	s->configures++;
@@ -942,8 +847,6 @@ layer_configure(void *data, struct zwlr_layer_surface_v1 *layer_surface, uint32_
 static void
 layer_closed(void *data, struct zwlr_layer_surface_v1 *layer_surface)
 {
-	(void)data;
-	(void)layer_surface;
 }
 
 static const struct zwlr_layer_surface_v1_listener layer_listener = {
