@@ -46,6 +46,16 @@ struct vl_kept_frame {
 };
 
 /*
+ * A kept frame is a picture, not a window: input goes through it to what is
+ * below (a window under the one that went, until the next frame drops it).
+ */
+static bool
+kept_frame_accepts_input(struct wlr_scene_buffer *buffer, double *sx, double *sy)
+{
+	return false;
+}
+
+/*
  * The buffers under node, at sx,sy in kept's tree. By the time a window's
  * unmap is heard, wlroots has disabled its surfaces' nodes, so that
  * disabled nodes are walked too; a surface that shows nothing has no
@@ -71,6 +81,7 @@ copy_buffers(struct vl_kept_frame *kept, struct wlr_scene_node *node, int sx, in
 	if (!copy)
 		return;
 	kept->pixels += (uint64_t)buffer->buffer->width * (uint64_t)buffer->buffer->height;
+	copy->point_accepts_input = kept_frame_accepts_input;
 	wlr_scene_node_set_position(&copy->node, sx, sy);
 	wlr_scene_buffer_set_source_box(copy, &buffer->src_box);
 	wlr_scene_buffer_set_dest_size(copy, buffer->dst_width, buffer->dst_height);

@@ -240,6 +240,12 @@ update_focus(struct vl_seat *seat)
 void
 vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface)
 {
+	/*
+	 * Another window takes the keyboard: a popup's grab (a menu) ends, its
+	 * popups dismissed, or the grab would keep the keyboard from it.
+	 */
+	if (surface != seat->view_focus)
+		wlr_seat_keyboard_end_grab(seat->seat);
 	seat->view_focus = surface;
 	update_focus(seat);
 }

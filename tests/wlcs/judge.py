@@ -4,15 +4,21 @@
 
     judge.py LOG LIST RUNNER_STATUS LABEL WHOLE_SUITE(0|1)
 
-Prints one PASS or FAIL line per wlcs test group, then "N of M wlcs tests
-pass, ..." and last "N passed, N failed" counting the groups; exits 1 when
-anything failed.
+Prints one PASS or FAIL line per wlcs test group; then how many tests ran,
+passed and were skipped, how many failures each reason group of the list
+excused, and which wlcs test groups cannot test vellum at all; and last
+"N passed, N failed" counting the groups. Exits 1 when anything failed.
 
 Each entry of the list is TEST PATTERN | TEXT IN ITS OUTPUT | REASON. A
 failing test is expected when an entry's pattern (fnmatch) matches its name
 and the entry's text, when it has one, is in what the test printed: it must
 fail for that reason. A test an entry names without a text must fail. With
 the whole suite run, an entry that explains no failure is stale.
+
+A "## NAME" line starts a reason group: the entries after it are its own. A
+failure is counted in the group of the first entry that explains it. A group
+whose name starts with "untestable" holds tests that fail before they check
+anything of the compositor; their wlcs test groups are named in the summary.
 """
 import fnmatch
 import re
@@ -25,15 +31,27 @@ RESULT_LINE = re.compile(
 
 def read_entries(list_path):
     entries = []
+    group = "(no reason group)"
     with open(list_path) as listing:
         for number, line in enumerate(listing, 1):
             line = line.strip()
+            if line.startswith("## "):
+                group = line[3:].strip()
+                continue
             if not line or line.startswith("#"):
                 continue
             fields = [field.strip() for field in line.split("|", 2)]
             if len(fields) != 3 or not fields[0] or not fields[2]:
                 raise ValueError(f"{list_path}:{number}: not PATTERN | TEXT | REASON")
-            entries.append({"pattern": fields[0], "text": fields[1], "line": number, "used": False})
+            entries.append(
+                {
+                    "pattern": fields[0],
+                    "text": fields[1],
+                    "line": number,
+                    "group": group,
+                    "used": False,
+                }
+            )
     return entries
 
 
@@ -69,6 +87,7 @@ def main():
     results = read_results(log_path)
 
     groups = {}
+    excused = {}  # test -> the entry that explains its failure
     for test, (result, text) in results.items():
         problems = groups.setdefault(test.rsplit(".", 1)[0], [])
         named = [e for e in entries if fnmatch.fnmatchcase(test, e["pattern"])]
@@ -78,7 +97,9 @@ def main():
             explained = [e for e in named if e["text"] in text]
             for entry in explained:
                 entry["used"] = True
-            if not explained:
+            if explained:
+                excused[test] = explained[0]
+            else:
                 problems.append(f"{test} fails")
         elif result == "OK":
             for entry in named:
@@ -119,11 +140,38 @@ def main():
     ran = sum(1 for r, _ in results.values() if r != "SKIP")
     ok = sum(1 for r, _ in results.values() if r == "OK")
     skipped = sum(1 for r, _ in results.values() if r == "SKIP")
-    listed = sum(1 for r, _ in results.values() if r == "FAILED")
-    print(
-        f"{ok} of {ran} wlcs tests pass, {listed} fail as listed with reasons, "
-        f"{skipped} skipped (their protocols are not offered)"
+    unexplained = sum(1 for t, (r, _) in results.items() if r != "OK" and r != "SKIP") - len(
+        excused
     )
+    untestable = {t: e for t, e in excused.items() if e["group"].startswith("untestable")}
+    testable = ran - len(untestable)
+    print(
+        f"{ran} wlcs tests ran: {ok} pass, {len(excused)} fail as listed, "
+        f"{unexplained} fail otherwise; {skipped} more skipped (their protocols are not offered)"
+    )
+    print(
+        f"of the {testable} that can test vellum, {ok} pass and "
+        f"{len(excused) - len(untestable)} fail for the reasons listed"
+    )
+    print("failures excused, by reason group (tests/wlcs/expected-failures):")
+    counts = {}
+    for entry in excused.values():
+        counts[entry["group"]] = counts.get(entry["group"], 0) + 1
+    order = []
+    for entry in entries:
+        if entry["group"] not in order:
+            order.append(entry["group"])
+    for group in order:
+        print(f"    {counts.get(group, 0):4d}  {group}")
+    if untestable:
+        names = sorted({t.rsplit(".", 1)[0] for t in untestable})
+        print(
+            f"untestable with wlcs 1.7 against any compositor that enforces xdg-shell: "
+            f"{len(untestable)} tests of {len(names)} groups fail before they check "
+            f"anything, as their surface builders attach a buffer before the first "
+            f"configure; vellum's own tests check what they would have "
+            f"(doc/conformance.md): {', '.join(names)}"
+        )
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
