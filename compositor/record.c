@@ -6,7 +6,7 @@
  * DIR/updates.txt, the updates in the lines of epdfb's debugfs trace,
  * DIR/panel.pgm and DIR/panel.png, the final panel, and
  * DIR/panel-frames.png, the demo's contact sheet: up to 16 of this
- * recording's frames with the updates drawn over them (tools/panel-sheet's).
+ * recording's frames with the updates drawn over them (panel-sheet/sheet.c).
  *
  * The recording is the user's alone, wherever DIR is (such as /tmp): DIR and
  * DIR/frames are made 0700, or taken when they exist only if they are the
