@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vellum's configuration: an INI file read with inih.
+ * vellum's configuration: an INI file read with inih (config-parse.c), and
+ * the settings it gives (config.c).
  */
 #ifndef VL_CONFIG_H
 #define VL_CONFIG_H
@@ -61,6 +62,8 @@ bool vl_config_parse_time_scale(const char *value, unsigned int *time_scale);
 /* The built-in defaults. */
 void vl_config_init(struct vl_config *config);
 void vl_config_finish(struct vl_config *config);
+/* A deep copy, for a load to work on until it has succeeded; false when out of memory. */
+bool vl_config_copy(struct vl_config *to, const struct vl_config *from);
 
 /* Room for an error message naming a file: its path, whatever its length, and what is wrong. */
 #define VL_ERROR_SIZE (PATH_MAX + 512)
