@@ -397,11 +397,7 @@ void epdfb_update_free(struct epdfb_update *upd);
 int epdfb_queue_submit_accepted(struct epdfb_par *par,
 				const struct mxcfb_update_data *req,
 				struct epdfb_update *upd);
-bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker);
 unsigned int epdfb_queue_free_slots(struct epdfb_par *par);
-int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
-			    u32 *collided);
-int epdfb_queue_wait_pending(struct epdfb_par *par);
 void epdfb_queue_set_pwrdown_delay(struct epdfb_par *par, s32 delay_ms);
 void epdfb_queue_cancel_all(struct epdfb_par *par);
 const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
@@ -409,6 +405,14 @@ const struct epdfb_waveform *epdfb_find_waveform(const struct epdfb_par *par,
 u32 epdfb_waveform_duration_ms(const struct epdfb_par *par,
 			       const struct epdfb_waveform *wf, int temp);
 int epdfb_waveform_info(struct epdfb_par *par, struct epdfb_waveform_info *wi);
+
+/* epdfb_marker.c */
+bool epdfb_queue_marker_pending(struct epdfb_par *par, u32 marker);
+int epdfb_queue_wait_marker(struct epdfb_par *par, u32 marker,
+			    u32 *collided);
+int epdfb_queue_wait_pending(struct epdfb_par *par);
+
+/* epdfb_trace.c */
 const struct epdfb_trace_entry *epdfb_trace_entry(const struct epdfb_par *par,
 						  unsigned int i);
 int epdfb_trace_line(const struct epdfb_par *par,

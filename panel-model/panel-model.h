@@ -2,8 +2,9 @@
 /*
  * epdfb's simulated E Ink panel inside a process: the driver's own update
  * queue, waveform timing, merging, collisions, gray levels and ghosting
- * (kernel/epdfb_queue.c, epdfb_sim.c, epdfb_pixels.c, epdfb_check.c, built
- * against panel-model/shim), behind the mxc_epdc_fb requests. A change to
+ * (kernel/epdfb_queue.c, epdfb_marker.c, epdfb_trace.c, epdfb_sim.c,
+ * epdfb_pixels.c, epdfb_check.c, built against panel-model/shim), behind the
+ * mxc_epdc_fb requests. A change to
  * the driver's model changes this one: they are the same source.
  */
 #ifndef VL_PANEL_MODEL_H

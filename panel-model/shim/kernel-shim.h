@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What epdfb's panel model (kernel/epdfb_queue.c, epdfb_sim.c,
- * epdfb_pixels.c, epdfb_check.c) takes from the kernel, in userspace:
+ * What epdfb's panel model (kernel/epdfb_queue.c, epdfb_marker.c,
+ * epdfb_trace.c, epdfb_sim.c, epdfb_pixels.c, epdfb_check.c) takes from the
+ * kernel, in userspace:
  * types, lists, a hash table, locks, completions, a clock in jiffies of a
  * millisecond, delayed work run by a thread, and snprintf. The model's sources build
  * unchanged against it (the headers in panel-model/shim/linux include
