@@ -230,4 +230,24 @@ void vl_epd_cleanup(struct vl_epd_output *output, struct vl_epd_flush_record *re
  */
 void vl_epd_forget_sent(struct vl_epd_output *output, const pixman_box32_t *box);
 
+/* commit.c */
+/*
+ * Finishes a commit: shown when settled, else superseded or not shown. Its
+ * feedback and present event follow from the event loop.
+ */
+void vl_epd_commit_finish(struct vl_epd_output *output, struct vl_epd_commit *commit, bool settled);
+/* Calls the commit's feedback callbacks, each once. */
+void vl_epd_commit_call_feedback(struct vl_epd_commit *commit, bool settled);
+void vl_epd_commit_free(struct vl_epd_commit *commit);
+/*
+ * Finishes the commits whose content is not part of a flush yet: newer
+ * content supersedes them. newer is the newer commit's feedback (NULL:
+ * nothing newer will show them); feedback on the areas of owners that did
+ * not change since moves to it.
+ */
+void vl_epd_output_discard_pending(struct vl_epd_output *output, struct wl_array *newer);
+/* Notes on the commit's area feedback which of the flush's waveforms drew each area most. */
+void vl_epd_commit_name_waveforms(
+	struct vl_epd_commit *commit, const struct vl_epd_flush_record *record);
+
 #endif

@@ -2,7 +2,7 @@
 /*
  * The wlr_output of an e-paper panel: commits become panel updates, frames
  * are held back while the panel is saturated, and present events and
- * feedback fire when the panel has settled.
+ * feedback fire when the panel has settled (commit.c sends them).
  */
 #include <assert.h>
 #include <drm_fourcc.h>
@@ -315,134 +315,6 @@ schedule_frame(struct vl_epd_output *output)
 			wl_event_loop_add_idle(output->backend->loop, send_frame, output);
 }
 
-static void call_feedback(struct vl_epd_commit *commit, bool settled);
-static void free_commit(struct vl_epd_commit *commit);
-
-/*
- * Callbacks and present events run from the event loop, never inside a
- * commit, so that wlroots has emitted the commit event first and a callback
- * that commits again finds the output in a consistent state.
- */
-static void
-dispatch_finished(void *data)
-{
-	struct vl_epd_output *output = data;
-
-	output->finish_idle = NULL;
-	output->dispatching = true;
-	while (!wl_list_empty(&output->finished)) {
-		struct vl_epd_commit *commit = wl_container_of(output->finished.next, commit, link);
-		wl_list_remove(&commit->link);
-		call_feedback(commit, commit->settled);
-		if (!output->destroyed) {
-			struct wlr_output_event_present present = {
-				.output = &output->base,
-				.commit_seq = commit->seq,
-				.presented = commit->settled,
-				.when = &commit->when,
-			};
-			wlr_output_send_present(&output->base, &present);
-		}
-		free_commit(commit);
-	}
-	output->dispatching = false;
-	if (output->destroyed)
-		free(output);
-}
-
-static void
-finish_commit(struct vl_epd_output *output, struct vl_epd_commit *commit, bool settled)
-{
-	commit->settled = settled;
-	clock_gettime(CLOCK_MONOTONIC, &commit->when);
-	wl_list_remove(&commit->link);
-	wl_list_insert(output->finished.prev, &commit->link);
-	if (!output->finish_idle && !output->dispatching)
-		output->finish_idle =
-			wl_event_loop_add_idle(output->backend->loop, dispatch_finished, output);
-}
-
-static void
-call_feedback(struct vl_epd_commit *commit, bool settled)
-{
-	struct vl_epd_feedback feedback = {
-		.settled = settled,
-		.when = commit->when,
-	};
-	struct vl_epd_feedback_entry *entry;
-
-	wl_array_for_each (entry, &commit->feedback) {
-		if (!entry->func)
-			continue;
-		if (entry->owner != 0) {
-			feedback.waveform = entry->waveform ? entry->waveform : "";
-			feedback.flashed = entry->flashed;
-		} else {
-			feedback.waveform = commit->waveform;
-			feedback.flashed = commit->flashed;
-		}
-		entry->func(&feedback, entry->data);
-	}
-}
-
-static void
-free_commit(struct vl_epd_commit *commit)
-{
-	wl_array_release(&commit->feedback);
-	free(commit);
-}
-
-static bool
-has_owner(const struct wl_array *entries, size_t size, uint64_t owner)
-{
-	const struct vl_epd_feedback_entry *entry = entries->data;
-
-	for (size_t i = 0; i < size / sizeof(*entry); i++)
-		if (entry[i].owner == owner)
-			return true;
-	return false;
-}
-
-/*
- * An owner's area is superseded only by the owner's newer content: feedback
- * of owners that did not change since goes with the newer commit, which
- * shows their content too.
- */
-static void
-carry_over(struct vl_epd_commit *commit, struct wl_array *newer, size_t newer_size)
-{
-	struct vl_epd_feedback_entry *entry;
-
-	wl_array_for_each (entry, &commit->feedback) {
-		if (entry->owner == 0 || !entry->func || has_owner(newer, newer_size, entry->owner))
-			continue;
-		struct vl_epd_feedback_entry *moved = wl_array_add(newer, sizeof(*moved));
-		if (!moved)
-			continue; /* discarded instead: still exactly one call */
-		*moved = *entry;
-		entry->func = NULL;
-	}
-}
-
-/*
- * Commits whose content is not part of a flush yet are superseded by newer
- * content, whose feedback is newer (NULL: nothing newer will show them).
- */
-static void
-discard_pending(struct vl_epd_output *output, struct wl_array *newer)
-{
-	struct vl_epd_commit *commit, *tmp;
-	size_t newer_size = newer ? newer->size : 0;
-
-	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
-		if (commit->flush_id != 0)
-			continue;
-		if (newer)
-			carry_over(commit, newer, newer_size);
-		finish_commit(output, commit, false);
-	}
-}
-
 static bool
 has_pending_commits(const struct vl_epd_output *output)
 {
@@ -596,38 +468,6 @@ track_flush(struct vl_epd_flush_record *record)
 }
 
 /*
- * Feedback on an area names the waveform that drew most of it, over every
- * flush that took part of the commit's content.
- */
-static void
-name_area_waveforms(struct vl_epd_commit *commit, const struct vl_epd_flush_record *record)
-{
-	struct vl_epd_feedback_entry *entry;
-
-	wl_array_for_each (entry, &commit->feedback) {
-		if (entry->owner == 0)
-			continue;
-		for (size_t i = 0; i < record->n; i++) {
-			const pixman_box32_t *box = &record->boxes[i];
-			pixman_box32_t overlap = {
-				box->x1 > entry->area.x1 ? box->x1 : entry->area.x1,
-				box->y1 > entry->area.y1 ? box->y1 : entry->area.y1,
-				box->x2 < entry->area.x2 ? box->x2 : entry->area.x2,
-				box->y2 < entry->area.y2 ? box->y2 : entry->area.y2,
-			};
-			if (overlap.x1 >= overlap.x2 || overlap.y1 >= overlap.y2)
-				continue;
-			uint64_t area = vl_epd_box_area(&overlap);
-			entry->flashed |= record->flashing[i];
-			if (area > entry->drawn) {
-				entry->drawn = area;
-				entry->waveform = record->waveforms[i];
-			}
-		}
-	}
-}
-
-/*
  * Sends what is unsent, and settles commits that changed nothing. A commit
  * whose content partly waits for the panel is carried by the flush that
  * sends the rest.
@@ -684,7 +524,7 @@ flush(struct vl_epd_output *output, bool everything)
 		if (commit->flush_id != 0)
 			continue;
 		if (n > 0)
-			name_area_waveforms(commit, record);
+			vl_epd_commit_name_waveforms(commit, record);
 		if (waiting) {
 			if (n > 0 && commit->first_flush_id == 0)
 				commit->first_flush_id = id;
@@ -692,11 +532,11 @@ flush(struct vl_epd_output *output, bool everything)
 		}
 		commit->incomplete |= incomplete;
 		if (!carrier) {
-			finish_commit(output, commit, !commit->incomplete);
+			vl_epd_commit_finish(output, commit, !commit->incomplete);
 			continue;
 		}
 		if (n == 0)
-			name_area_waveforms(commit, carrier);
+			vl_epd_commit_name_waveforms(commit, carrier);
 		commit->flush_id = carrier->id;
 		commit->waveform = carrier->waveform;
 		commit->flashed = carrier->flashed;
@@ -859,7 +699,7 @@ complete_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record)
 		if (commit->flush_id == 0 || id < first || id > commit->flush_id ||
 			!flushes_done(output, first, commit->flush_id))
 			continue;
-		finish_commit(output, commit, !commit->incomplete);
+		vl_epd_commit_finish(output, commit, !commit->incomplete);
 	}
 }
 
@@ -994,7 +834,7 @@ disable(struct vl_epd_output *output)
 	wl_event_source_timer_update(output->merge_timer, 0);
 	pixman_region32_clear(&output->unsent);
 	output->hints.size = 0;
-	discard_pending(output, NULL);
+	vl_epd_output_discard_pending(output, NULL);
 	output->frame_held = false;
 	wl_event_source_timer_update(output->frame_timer, 0);
 	update_cleanup_timer(output);
@@ -1067,7 +907,7 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 		hold_split_changes(output, &damage);
 		pixman_region32_union(&output->unsent, &output->unsent, &damage);
 		/* The panel will show the newest content: older unsent content is superseded. */
-		discard_pending(output, &output->next_feedback);
+		vl_epd_output_discard_pending(output, &output->next_feedback);
 	}
 	pixman_region32_fini(&damage);
 	take_hints(output);
@@ -1107,18 +947,18 @@ output_destroy(struct wlr_output *wlr_output)
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
-		call_feedback(commit, commit->settled);
-		free_commit(commit);
+		vl_epd_commit_call_feedback(commit, commit->settled);
+		vl_epd_commit_free(commit);
 	}
 	wl_list_for_each_safe (commit, tmp, &output->commits, link) {
 		wl_list_remove(&commit->link);
 		clock_gettime(CLOCK_MONOTONIC, &commit->when);
-		call_feedback(commit, false);
-		free_commit(commit);
+		vl_epd_commit_call_feedback(commit, false);
+		vl_epd_commit_free(commit);
 	}
 	struct vl_epd_commit next = {.feedback = output->next_feedback};
 	clock_gettime(CLOCK_MONOTONIC, &next.when);
-	call_feedback(&next, false);
+	vl_epd_commit_call_feedback(&next, false);
 	wl_array_release(&output->next_feedback);
 	vl_epd_flush_state_destroy(output->flush_state);
 	pixman_region32_fini(&output->unsent);
