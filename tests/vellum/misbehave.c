@@ -95,15 +95,41 @@ draw(struct vt_client *c)
 	}
 }
 
-/* Sends what is queued, waiting for room in the socket. */
+/*
+ * Reads and dispatches what the compositor sent, without waiting. A client
+ * that leaves its events unread long enough is disconnected: the
+ * compositor's buffer for it has a bound.
+ */
+static void
+read_events(struct vt_client *c)
+{
+	struct pollfd pfd = {.fd = wl_display_get_fd(c->display), .events = POLLIN};
+
+	while (wl_display_prepare_read(c->display) != 0)
+		if (wl_display_dispatch_pending(c->display) < 0)
+			vt_die("dispatch failed: %s", strerror(wl_display_get_error(c->display)));
+	if (poll(&pfd, 1, 0) > 0) {
+		if (wl_display_read_events(c->display) < 0)
+			vt_die("reading events failed: %s",
+				strerror(wl_display_get_error(c->display)));
+	} else {
+		wl_display_cancel_read(c->display);
+	}
+	if (wl_display_dispatch_pending(c->display) < 0)
+		vt_die("dispatch failed: %s", strerror(wl_display_get_error(c->display)));
+}
+
+/* Sends what is queued, reading events while it waits for room in the socket. */
 static void
 flush_all(struct vt_client *c)
 {
 	while (wl_display_flush(c->display) < 0) {
 		if (errno != EAGAIN)
 			vt_die("flush: %s", strerror(errno));
-		struct pollfd pfd = {.fd = wl_display_get_fd(c->display), .events = POLLOUT};
+		struct pollfd pfd = {
+			.fd = wl_display_get_fd(c->display), .events = POLLOUT | POLLIN};
 		poll(&pfd, 1, 100);
+		read_events(c);
 	}
 }
 
@@ -125,14 +151,12 @@ flood(struct vt_client *c, double seconds)
 		vt_client_commit(c, b);
 		commits++;
 		flush_all(c);
-		if (wl_display_dispatch_pending(c->display) < 0)
-			vt_die("dispatch failed while flooding");
-		/* events the compositor sent (frame callbacks, releases) are read now and then */
-		if (commits % 64 == 0 && wl_display_roundtrip(c->display) < 0)
-			vt_die("roundtrip failed while flooding");
+		/* the frame callbacks and releases it asked for */
+		read_events(c);
 	}
 	if (wl_display_roundtrip(c->display) < 0)
-		vt_die("roundtrip failed after the flood");
+		vt_die("roundtrip failed after the flood: %s",
+			strerror(wl_display_get_error(c->display)));
 	vt_say("flooded %lu commits", commits);
 	return 0;
 }
