@@ -58,6 +58,7 @@ handle_xwayland_ready(struct wl_listener *listener, void *data)
 	(void)data;
 
 	wlr_xwayland_set_seat(server->xwayland, vl_seat_wlr(server->seat));
+	vl_views_handle_xwayland_ready(server);
 }
 
 /*
@@ -182,6 +183,7 @@ start_xwayland(struct vl_server *server)
 	wl_signal_add(&server->xwayland->events.new_surface, &server->new_xwayland_surface);
 	server->xwayland_ready.notify = handle_xwayland_ready;
 	wl_signal_add(&server->xwayland->events.ready, &server->xwayland_ready);
+	vl_views_init_x11(server);
 }
 
 /* What vellum sets in its own environment for wlroots, read once they are created. */
@@ -326,6 +328,7 @@ vl_server_finish(struct vl_server *server)
 	if (server->xwayland) {
 		wl_list_remove(&server->new_xwayland_surface.link);
 		wl_list_remove(&server->xwayland_ready.link);
+		vl_views_finish_x11(server);
 		wlr_xwayland_destroy(server->xwayland);
 	}
 	if (server->new_output.notify) {

@@ -57,6 +57,8 @@ struct vl_server {
 	struct wlr_layer_shell_v1 *layer_shell; /* NULL when built without layer-shell */
 	struct wlr_tablet_manager_v2 *tablet_manager;
 	struct wlr_xwayland *xwayland;
+	uint32_t x11_dialog_type;            /* the X server's _NET_WM_WINDOW_TYPE_DIALOG atom */
+	struct wl_event_source *x11_recheck; /* pending: X windows looked at again */
 	struct vl_seat *seat;
 	struct vl_refresh_manager *refresh;
 	struct vl_preview *preview; /* -d preview: the window on the desktop */
@@ -154,6 +156,10 @@ void vl_view_handle_new_toplevel(struct wl_listener *listener, void *data);
 void vl_view_handle_new_popup(struct wl_listener *listener, void *data);
 void vl_view_handle_new_decoration(struct wl_listener *listener, void *data);
 void vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data);
+/* X11 windows: placed again when X changes what they are (see view.c). */
+void vl_views_init_x11(struct vl_server *server);
+void vl_views_handle_xwayland_ready(struct vl_server *server);
+void vl_views_finish_x11(struct vl_server *server);
 void vl_views_arrange(struct vl_server *server);
 /*
  * Pins the mapped window whose surface this is at x, y (layout coordinates)

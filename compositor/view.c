@@ -49,6 +49,12 @@ struct vl_view {
 	struct wl_listener associate, dissociate; /* X11 */
 	struct wl_listener request_configure;     /* X11 */
 	struct wl_listener set_geometry;          /* X11 */
+	/* X11: the size the client made its window or last asked for */
+	struct {
+		int width, height;
+	} x11_size;
+	/* X11: the parent it was last kept above */
+	struct wlr_xwayland_surface *x11_parent;
 };
 
 static struct wlr_surface *
@@ -75,27 +81,32 @@ is_dialog(struct vl_view *view)
 	}
 	struct wlr_xwayland_surface *xsurface = view->xsurface;
 	xcb_size_hints_t *hints = xsurface->size_hints;
-	return xsurface->parent || xsurface->modal ||
-	       (hints && hints->min_width > 0 && hints->min_height > 0 &&
-		       hints->min_width == hints->max_width &&
-		       hints->min_height == hints->max_height);
+	if (xsurface->parent || xsurface->modal ||
+		(hints && hints->min_width > 0 && hints->min_height > 0 &&
+			hints->min_width == hints->max_width &&
+			hints->min_height == hints->max_height))
+		return true;
+	uint32_t dialog_type = view->server->x11_dialog_type;
+	for (size_t i = 0; dialog_type && i < xsurface->window_type_len; i++)
+		if (xsurface->window_type[i] == dialog_type)
+			return true;
+	return false;
 }
 
 /*
  * Where a view goes: the whole usable area, or, for a dialog, centred there
- * at width x height. An X11 window is told where it is drawn: X places
- * pointer input and its menus by what it was told.
+ * at width x height. False while there is no usable area.
  */
-static void
-place_sized(struct vl_view *view, int width, int height)
+static bool
+view_box(struct vl_view *view, int width, int height, struct wlr_box *box)
 {
 	struct wlr_box area;
 
 	vl_server_usable_area(view->server, &area);
 	if (wlr_box_empty(&area))
-		return;
+		return false;
 	if (view->pin.set) {
-		view->box = (struct wlr_box){view->pin.x, view->pin.y, width, height};
+		*box = (struct wlr_box){view->pin.x, view->pin.y, width, height};
 		/*
 		 * A window that never set its geometry is pinned by its main
 		 * surface: its geometry is then the bounds of its subsurfaces
@@ -105,21 +116,33 @@ place_sized(struct vl_view *view, int width, int height)
 			wlr_box_empty(&view->toplevel->base->current.geometry)) {
 			struct wlr_box geometry;
 			wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
-			view->box.x += geometry.x;
-			view->box.y += geometry.y;
+			box->x += geometry.x;
+			box->y += geometry.y;
 		}
 	} else if (!is_dialog(view)) {
-		view->box = area;
+		*box = area;
 	} else {
 		width = width < area.width ? width : area.width;
 		height = height < area.height ? height : area.height;
-		view->box = (struct wlr_box){
+		*box = (struct wlr_box){
 			.x = area.x + (area.width - width) / 2,
 			.y = area.y + (area.height - height) / 2,
 			.width = width,
 			.height = height,
 		};
 	}
+	return true;
+}
+
+/*
+ * Puts a view where view_box() says. An X11 window is told where it is
+ * drawn: X places pointer input and its menus by what it was told.
+ */
+static void
+place_sized(struct vl_view *view, int width, int height)
+{
+	if (!view_box(view, width, height, &view->box))
+		return;
 	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
 	if (view->type == VL_VIEW_X11)
 		wlr_xwayland_surface_configure(view->xsurface, view->box.x, view->box.y,
@@ -128,17 +151,40 @@ place_sized(struct vl_view *view, int width, int height)
 		wlr_xdg_toplevel_set_size(view->toplevel, view->box.width, view->box.height);
 }
 
+/*
+ * An X11 window's own size: the fixed size its hints give, else the size
+ * the client made it or last asked for. Not what X has now: a window
+ * vellum made fill the panel before it knew it for a dialog has the
+ * panel's size.
+ */
+static void
+x11_own_size(struct vl_view *view, int *width, int *height)
+{
+	xcb_size_hints_t *hints = view->xsurface->size_hints;
+
+	*width = view->x11_size.width;
+	*height = view->x11_size.height;
+	if (hints && hints->min_width > 0 && hints->min_width == hints->max_width)
+		*width = hints->min_width;
+	if (hints && hints->min_height > 0 && hints->min_height == hints->max_height)
+		*height = hints->min_height;
+}
+
 /* The same at the view's own size. */
 static void
 place(struct vl_view *view)
 {
+	int width, height;
+
 	if (view->type == VL_VIEW_XDG) {
 		struct wlr_box geometry;
 		wlr_xdg_surface_get_geometry(view->toplevel->base, &geometry);
-		place_sized(view, geometry.width, geometry.height);
+		width = geometry.width;
+		height = geometry.height;
 	} else {
-		place_sized(view, view->xsurface->width, view->xsurface->height);
+		x11_own_size(view, &width, &height);
 	}
+	place_sized(view, width, height);
 }
 
 bool
@@ -551,6 +597,10 @@ handle_x11_request_configure(struct wl_listener *listener, void *data)
 	struct vl_view *view = wl_container_of(listener, view, request_configure);
 	struct wlr_xwayland_surface_configure_event *event = data;
 
+	if (event->mask & XCB_CONFIG_WINDOW_WIDTH)
+		view->x11_size.width = event->width;
+	if (event->mask & XCB_CONFIG_WINDOW_HEIGHT)
+		view->x11_size.height = event->height;
 	if (view->mapped) {
 		/* a dialog may change its size, not where it is */
 		place_sized(view, event->width, event->height);
@@ -586,6 +636,119 @@ handle_x11_set_geometry(struct wl_listener *listener, void *data)
 	vl_seat_update_pointer_later(view->server->seat);
 }
 
+/* The mapped dialogs of a mapped X11 window, and theirs, go above it. */
+static void
+raise_x11_children(struct vl_view *view)
+{
+	struct wlr_xwayland_surface *child;
+
+	/* the newest first in the list: the oldest raised first, the newest on top */
+	wl_list_for_each_reverse (child, &view->xsurface->children, parent_link) {
+		struct vl_view *child_view = child->data;
+		if (!child_view || !child_view->mapped)
+			continue;
+		wlr_scene_node_raise_to_top(&child_view->scene_tree->node);
+		wl_list_remove(&child_view->link);
+		wl_list_insert(&view->server->views, &child_view->link);
+		raise_x11_children(child_view);
+	}
+}
+
+/*
+ * X told the window manager of a window's parent, type, size hints or
+ * state: whether it is a dialog, and at what size, may have changed after
+ * it was mapped (a client may set them at any time, and Xwayland may have
+ * the window drawn before they reach vellum). Each mapped X11 window goes
+ * where it now belongs, if that is elsewhere, and a window given a parent
+ * goes above it.
+ */
+static void
+recheck_x11_views(void *data)
+{
+	struct vl_server *server = data;
+	struct vl_view *view;
+	bool changed = false;
+
+	server->x11_recheck = NULL;
+	wl_list_for_each (view, &server->views, link) {
+		int width, height;
+		struct wlr_box box;
+		if (view->type != VL_VIEW_X11)
+			continue;
+		x11_own_size(view, &width, &height);
+		if (view_box(view, width, height, &box) && !wlr_box_equal(&box, &view->box)) {
+			place_sized(view, width, height);
+			changed = true;
+		}
+	}
+restack:
+	wl_list_for_each (view, &server->views, link) {
+		if (view->type != VL_VIEW_X11 || view->xsurface->parent == view->x11_parent)
+			continue;
+		view->x11_parent = view->xsurface->parent;
+		struct vl_view *parent = view->x11_parent ? view->x11_parent->data : NULL;
+		if (parent && parent->mapped)
+			raise_x11_children(parent);
+		changed = true;
+		/* the list may have changed order */
+		goto restack;
+	}
+	if (!changed)
+		return;
+	focus_top(server);
+	vl_seat_update_pointer_later(server->seat);
+}
+
+/* The server whose X events handle_x11_event sees: the hook has no data of its own. */
+static struct vl_server *x11_server;
+
+/*
+ * Sees each X event before wlroots does; a property change or a client
+ * message (_NET_WM_STATE) has the windows looked at again, once wlroots
+ * has read it.
+ */
+static int
+handle_x11_event(struct wlr_xwm *xwm, xcb_generic_event_t *event)
+{
+	uint8_t type = event->response_type & ~0x80;
+	(void)xwm;
+
+	if ((type == XCB_PROPERTY_NOTIFY || type == XCB_CLIENT_MESSAGE) && x11_server &&
+		!x11_server->x11_recheck)
+		x11_server->x11_recheck =
+			wl_event_loop_add_idle(x11_server->loop, recheck_x11_views, x11_server);
+	return 0;
+}
+
+void
+vl_views_init_x11(struct vl_server *server)
+{
+	x11_server = server;
+	server->xwayland->user_event_handler = handle_x11_event;
+}
+
+void
+vl_views_handle_xwayland_ready(struct vl_server *server)
+{
+	static const char name[] = "_NET_WM_WINDOW_TYPE_DIALOG";
+	xcb_connection_t *conn = wlr_xwayland_get_xwm_connection(server->xwayland);
+	xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(
+		conn, xcb_intern_atom(conn, false, sizeof(name) - 1, name), NULL);
+
+	/* atoms are the X server's: one started again may have others */
+	server->x11_dialog_type = reply ? reply->atom : XCB_ATOM_NONE;
+	free(reply);
+}
+
+void
+vl_views_finish_x11(struct vl_server *server)
+{
+	if (server->x11_recheck)
+		wl_event_source_remove(server->x11_recheck);
+	server->x11_recheck = NULL;
+	x11_server = NULL;
+}
+
 static void
 handle_x11_map(struct wl_listener *listener, void *data)
 {
@@ -605,6 +768,9 @@ handle_x11_map(struct wl_listener *listener, void *data)
 	wl_list_insert(&view->server->views, &view->link);
 	vl_output_drop_kept_frame(&view->kept_frame);
 	place(view);
+	/* its dialogs, if they came first, stay above it */
+	view->x11_parent = xsurface->parent;
+	raise_x11_children(view);
 	focus_top(view->server);
 }
 
@@ -637,6 +803,18 @@ handle_x11_associate(struct wl_listener *listener, void *data)
 	wl_signal_add(&surface->events.map, &view->map);
 	view->unmap.notify = handle_x11_unmap;
 	wl_signal_add(&surface->events.unmap, &view->unmap);
+	/*
+	 * Xwayland may have committed the window's first buffer before the
+	 * window manager read which X window the wl_surface is for: wlroots
+	 * maps it on the next commit only, and a window that does not draw
+	 * again (a dialog that waits to be placed) would never be shown.
+	 * Mapped now, as that commit would have mapped it.
+	 */
+	if (!surface->mapped && wlr_surface_has_buffer(surface)) {
+		wlr_log(WLR_DEBUG, "X11 window %u drew before it was associated: mapped now",
+			view->xsurface->window_id);
+		wlr_surface_map(surface);
+	}
 }
 
 static void
@@ -659,6 +837,7 @@ handle_x11_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&view->dissociate.link);
 	wl_list_remove(&view->request_configure.link);
 	wl_list_remove(&view->set_geometry.link);
+	view->xsurface->data = NULL;
 	view_destroy(view);
 }
 
@@ -674,6 +853,10 @@ vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
 	view->server = server;
 	view->type = VL_VIEW_X11;
 	view->xsurface = xsurface;
+	view->x11_size.width = xsurface->width;
+	view->x11_size.height = xsurface->height;
+	/* its parent's view finds it here */
+	xsurface->data = view;
 	view->associate.notify = handle_x11_associate;
 	wl_signal_add(&xsurface->events.associate, &view->associate);
 	view->dissociate.notify = handle_x11_dissociate;
