@@ -6,8 +6,9 @@
  *
  *   scale_probe
  *
- * Prints "configure WxH" (logical), "preferred_scale N" (in 120ths) and
- * "buffer WxH", and draws 1-pixel vertical stripes, black on odd columns,
+ * Prints "configure WxH" (logical), "preferred_scale at configure N" (what
+ * it was told before its first frame, 0 if nothing), "preferred_scale N"
+ * (in 120ths) and "buffer WxH", and draws 1-pixel vertical stripes, black on odd columns,
  * which come out on the panel as they are only when nothing rescales the
  * buffer; then a black block of a tenth of its height, its side that far
  * from the bottom right corner, changing nothing else.
@@ -54,8 +55,10 @@ main(void)
 	xdg_toplevel_set_fullscreen(c->toplevel, NULL);
 	vt_client_wait_configure(c);
 	vt_say("configure %dx%d", c->width, c->height);
+	/* what a client knows of the scale when it draws its first frame */
+	vt_say("preferred_scale at configure %u", preferred_scale);
 
-	/* The scale comes when the surface is on the output: after its first buffer. */
+	/* The scene tells the scale again, if need be, once the surface is on the output. */
 	struct vt_buffer *first = vt_buffer_create(c, VT_WHITE);
 	vt_client_commit(c, first);
 	for (int frames = 0; !preferred_scale && frames < 10; frames++) {

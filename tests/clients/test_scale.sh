@@ -82,6 +82,8 @@ run_vellum memory:800x600 1.25 -- "$scale_probe"
 expect "scale_probe ran at scale 1.25" [ "$status" = 0 ]
 expect "... configured to the logical size, 640x480" grep -q "^configure 640x480$" <<<"$out"
 expect "... told the fractional scale, 150/120" grep -q "^preferred_scale 150$" <<<"$out"
+expect "... before its first frame, which it need not draw twice" \
+	grep -q "^preferred_scale at configure 150$" <<<"$out"
 expect "... drew an 800x600 buffer" grep -q "^buffer 800x600$" <<<"$out"
 stripes() {
 	panel_pixels | awk -v w="$1" -v rows="$2" '
