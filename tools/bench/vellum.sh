@@ -6,7 +6,9 @@
 #
 #   tools/bench/vellum.sh BUILD_DIR [DEVICE]
 #
-# DEVICE is the memory panel at 1872x1404 unless given. On an epdfb device
+# DEVICE is the memory panel at 1872x1404 unless given; for foot it is a
+# 10.3" panel (209x157 mm), at that panel's default scale (2.25) as epdfb
+# is, which says its size. On an epdfb device
 # (/dev/fbN, see tools/bench/vellum-on-epdfb.sh) only the RSS and wake-up
 # figures: the commit times come from the memory panel's trace. The memory
 # panel keeps its framebuffer and its panel in vellum's own memory (5.3 MB
@@ -17,6 +19,7 @@ set -euo pipefail
 
 build=$(cd "$1" && pwd)
 device=${2:-memory:1872x1404}
+rss_device=${2:-memory:1872x1404:209x157mm}
 settle_s=${VELLUM_BENCH_SETTLE_S:-6}
 vellum=$build/compositor/vellum
 client=$build/tests/clients/probe_client
@@ -72,10 +75,23 @@ awk '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 }
 	/^Rss:/ { if (name ~ /^\/memfd:/ && name !~ /wlroots/) clients += $2; else own += $2 }
 	END { printf "  now: clients'"'"' shm buffers %.1f MB, vellum'"'"'s own %.1f MB\n", clients / 1024, own / 1024 }' \
 	/proc/$vellum/smaps
+# vellum's own: its output buffer (wlroots' shm), its heap and anonymous
+# maps (gray shadows, the memory panel), the framebuffer it maps, libraries
+awk '/^[0-9a-f]+-[0-9a-f]+ / {
+		name = $6
+		if (name ~ /wlroots/) kind = "output buffers (wlroots shm)"
+		else if (name ~ /^\/memfd:/) kind = ""
+		else if (name ~ /^\/dev\/(fb|dri)/) kind = "the device'"'"'s framebuffer"
+		else if (name ~ /\.so/) kind = "libraries"
+		else kind = "heap, stacks, anonymous maps"
+	}
+	/^Rss:/ && kind != "" { own[kind] += $2 }
+	END { for (k in own) printf "    %s %.1f MB\n", k, own[k] / 1024 }' /proc/$vellum/smaps | sort
 kill $foot
 SCRIPT
-"$vellum" --no-xwayland -d "$device" -- bash "$work/probe.sh" 2>/dev/null || true
-if [[ $device =~ ^memory:([0-9]+)x([0-9]+)$ ]]; then
+echo "vellum on $rss_device, foot in it"
+"$vellum" --no-xwayland -d "$rss_device" -- bash "$work/probe.sh" 2>/dev/null || true
+if [[ $rss_device =~ ^memory:([0-9]+)x([0-9]+) ]]; then
 	echo "  of which the memory panel's framebuffer and panel, in the kernel on a device:" \
 		"$(awk -v w="${BASH_REMATCH[1]}" -v h="${BASH_REMATCH[2]}" 'BEGIN { printf "%.1f MB", 2 * w * h / 1048576 }')"
 fi
