@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # TAP output for the shell tests, sourced by them: ok NAME, not_ok NAME
-# [DETAIL...], skip NAME REASON, expect NAME COMMAND..., and tap_finish,
+# [DETAIL...], skip NAME REASON, expect NAME COMMAND..., verdict NAME, and tap_finish,
 # which prints the plan and returns nonzero when anything failed.
 n=0
 failures=0
@@ -26,6 +26,12 @@ expect() {
 	local name=$1
 	shift
 	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+# verdict NAME: ok when the command just before it succeeded; for a check
+# that is a list (A && B), which expect's arguments cannot hold
+verdict() {
+	local status=$?
+	if [ "$status" = 0 ]; then ok "$1"; else not_ok "$1" "failed with status $status"; fi
 }
 tap_finish() {
 	echo "1..$n"

@@ -37,22 +37,23 @@ run() {
 for client in "$clock" "$reader" "$paint"; do
 	name=$(basename "$client")
 	run "$client" --help
-	expect "$name --help: status 0 and its usage" [ "$status" = 0 ] &&
+	[ "$status" = 0 ] &&
 		grep -q "^Usage: $name " <<<"$out"
+	verdict "$name --help: status 0 and its usage"
 	run "$client" --no-such-option
 	expect "$name with an unknown option: status 2" [ "$status" = 2 ]
 done
 run "$clock" --seconds 0
-expect "epaper-clock --seconds 0: status 2, saying what it takes" \
-	[ "$status" = 2 ] && grep -q -- "--seconds takes a whole number" <<<"$out"
+[ "$status" = 2 ] && grep -q -- "--seconds takes a whole number" <<<"$out"
+verdict "epaper-clock --seconds 0: status 2, saying what it takes"
 run "$clock" --time 25:00:00
-expect "epaper-clock --time 25:00:00: status 2, saying what it takes" \
-	[ "$status" = 2 ] && grep -q -- "--time takes HH:MM:SS" <<<"$out"
+[ "$status" = 2 ] && grep -q -- "--time takes HH:MM:SS" <<<"$out"
+verdict "epaper-clock --time 25:00:00: status 2, saying what it takes"
 run "$paint" --idle 1x
 expect "epaper-paint --idle 1x: status 2" [ "$status" = 2 ]
 run "$reader" "$work/missing.txt"
-expect "epaper-reader with a missing file: status 1, naming it" \
-	[ "$status" = 1 ] && grep -q "cannot open $work/missing.txt" <<<"$out"
+[ "$status" = 1 ] && grep -q "cannot open $work/missing.txt" <<<"$out"
+verdict "epaper-reader with a missing file: status 1, naming it"
 run "$reader" a b
 expect "epaper-reader with two files: status 2" [ "$status" = 2 ]
 
@@ -126,10 +127,10 @@ panel_at() {
 	od -An -tu1 -j $((3 + ${#W} + 1 + ${#H} + 1 + 4 + $2 * W + $1)) -N1 "$VELLUM_MEMORY_PANEL" |
 		tr -d ' '
 }
-expect "a virtual pointer draws in epaper-paint: 40 motions, ink on both rows" \
-	[ "$(grep -c '^motion ' "$work/motions")" = 40 ] &&
+[ "$(grep -c '^motion ' "$work/motions")" = 40 ] &&
 	[ "$(panel_at $((W / 2)) $((H / 5)))" -lt 128 ] &&
 	[ "$(panel_at $((W / 2)) $((H / 4)))" -lt 128 ]
+verdict "a virtual pointer draws in epaper-paint: 40 motions, ink on both rows"
 expect "... and nothing between them" [ "$(panel_at $((W / 2)) $((H * 9 / 40)))" -gt 128 ]
 
 tap_finish
