@@ -17,6 +17,7 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 
+#include "popup.h"
 #include "server.h"
 
 #define VL_LAYER_COUNT 4
@@ -30,14 +31,6 @@ struct vl_layer_surface {
 	struct wlr_scene_tree *popups;
 	bool mapped;
 	struct wl_listener map, unmap, commit, new_popup, output_destroy, destroy;
-};
-
-struct vl_layer_popup {
-	struct wlr_xdg_popup *popup;
-	struct vl_layer_surface *parent;
-	/* NULL once it went with the layer surface's popups */
-	struct wlr_scene_tree *tree;
-	struct wl_listener commit, reposition, destroy, tree_destroy;
 };
 
 /*
@@ -246,99 +239,28 @@ handle_commit(struct wl_listener *listener, void *data)
 		update_keyboard_focus(server);
 }
 
-/* Moves the popup, as its positioner allows, to lie on the panel. */
-static void
-unconstrain_popup(struct vl_layer_popup *popup)
+/* A layer surface's popups are kept on the panel. */
+static bool
+layer_popup_area(struct wlr_xdg_popup *popup, void *data, struct wlr_box *box)
 {
-	struct vl_output *output = vl_output_first(popup->parent->server);
-	struct wlr_box box;
+	struct vl_layer_surface *surface = data;
+	struct vl_output *output = vl_output_first(surface->server);
 
 	if (!output)
-		return;
+		return false;
 	/* in the coordinates of the layer surface */
-	wlr_output_layout_get_box(popup->parent->server->output_layout, output->wlr_output, &box);
-	box.x -= popup->parent->scene->tree->node.x;
-	box.y -= popup->parent->scene->tree->node.y;
-	wlr_xdg_popup_unconstrain_from_box(popup->popup, &box);
-}
-
-static void
-handle_popup_commit(struct wl_listener *listener, void *data)
-{
-	struct vl_layer_popup *popup = wl_container_of(listener, popup, commit);
-	(void)data;
-
-	if (popup->popup->base->initial_commit)
-		unconstrain_popup(popup);
-}
-
-/* A new positioner: placed again, for the configure that answers it. */
-static void
-handle_popup_reposition(struct wl_listener *listener, void *data)
-{
-	struct vl_layer_popup *popup = wl_container_of(listener, popup, reposition);
-	(void)data;
-
-	unconstrain_popup(popup);
-}
-
-static void
-handle_popup_destroy(struct wl_listener *listener, void *data)
-{
-	struct vl_layer_popup *popup = wl_container_of(listener, popup, destroy);
-	(void)data;
-
-	/* its tree goes with it: the xdg_surface may be made a popup again */
-	if (popup->tree)
-		wlr_scene_node_destroy(&popup->tree->node);
-	wl_list_remove(&popup->commit.link);
-	wl_list_remove(&popup->reposition.link);
-	wl_list_remove(&popup->destroy.link);
-	free(popup);
-}
-
-/* The popup's tree went, with its own or with the layer surface's popups. */
-static void
-handle_popup_tree_destroy(struct wl_listener *listener, void *data)
-{
-	struct vl_layer_popup *popup = wl_container_of(listener, popup, tree_destroy);
-	(void)data;
-
-	if (popup->popup->base->data == popup->tree)
-		popup->popup->base->data = NULL;
-	popup->tree = NULL;
-	wl_list_remove(&popup->tree_destroy.link);
+	wlr_output_layout_get_box(surface->server->output_layout, output->wlr_output, box);
+	box->x -= surface->scene->tree->node.x;
+	box->y -= surface->scene->tree->node.y;
+	return true;
 }
 
 static void
 handle_new_popup(struct wl_listener *listener, void *data)
 {
 	struct vl_layer_surface *surface = wl_container_of(listener, surface, new_popup);
-	struct wlr_xdg_popup *xdg_popup = data;
-	struct vl_layer_popup *popup = calloc(1, sizeof(*popup));
 
-	if (!popup) {
-		wl_resource_post_no_memory(xdg_popup->resource);
-		return;
-	}
-	/* its own popups find their parent's tree here, as a view's do */
-	popup->tree = wlr_scene_xdg_surface_create(surface->popups, xdg_popup->base);
-	if (!popup->tree) {
-		free(popup);
-		wl_resource_post_no_memory(xdg_popup->resource);
-		return;
-	}
-	xdg_popup->base->data = popup->tree;
-	popup->popup = xdg_popup;
-	popup->parent = surface;
-	popup->tree_destroy.notify = handle_popup_tree_destroy;
-	wl_signal_add(&popup->tree->node.events.destroy, &popup->tree_destroy);
-	popup->commit.notify = handle_popup_commit;
-	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
-	popup->reposition.notify = handle_popup_reposition;
-	wl_signal_add(&xdg_popup->events.reposition, &popup->reposition);
-	popup->destroy.notify = handle_popup_destroy;
-	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
+	vl_popup_create(data, surface->popups, layer_popup_area, surface);
 }
 
 static void

@@ -20,6 +20,7 @@
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
+#include "popup.h"
 #include "server.h"
 
 enum vl_view_type {
@@ -421,24 +422,16 @@ vl_view_handle_new_toplevel(struct wl_listener *listener, void *data)
 	wl_signal_add(&toplevel->events.request_maximize, &view->request_maximize);
 }
 
-/* Popups: kept inside the panel, below their parent's tree. */
-struct vl_popup {
-	struct wlr_xdg_popup *popup;
-	struct vl_server *server;
-	/* NULL once it went with its parent's tree */
-	struct wlr_scene_tree *tree;
-	struct wl_listener commit, reposition, destroy, tree_destroy;
-};
-
-/* Moves the popup, as its positioner allows, to lie in the usable area. */
-static void
-unconstrain_popup(struct vl_popup *popup)
+/* A window's popups are kept inside the usable area (the panel less the bars). */
+static bool
+window_popup_area(struct wlr_xdg_popup *popup, void *data, struct wlr_box *area)
 {
-	struct wlr_box area;
-	vl_server_usable_area(popup->server, &area);
-	/* the box is in the coordinates of the popup's toplevel */
-	struct wlr_xdg_surface *root = popup->popup->base;
+	struct vl_server *server = data;
+	struct wlr_xdg_surface *root = popup->base;
 	int lx = 0, ly = 0;
+
+	vl_server_usable_area(server, area);
+	/* the box is in the coordinates of the popup's toplevel */
 	while (root->role == WLR_XDG_SURFACE_ROLE_POPUP && root->popup->parent) {
 		struct wlr_xdg_surface *parent =
 			wlr_xdg_surface_try_from_wlr_surface(root->popup->parent);
@@ -449,60 +442,9 @@ unconstrain_popup(struct vl_popup *popup)
 	struct wlr_scene_tree *tree = root->data;
 	if (tree)
 		wlr_scene_node_coords(&tree->node, &lx, &ly);
-	area.x -= lx;
-	area.y -= ly;
-	wlr_xdg_popup_unconstrain_from_box(popup->popup, &area);
-}
-
-static void
-handle_popup_commit(struct wl_listener *listener, void *data)
-{
-	struct vl_popup *popup = wl_container_of(listener, popup, commit);
-	(void)data;
-
-	if (popup->popup->base->initial_commit)
-		unconstrain_popup(popup);
-}
-
-/* A new positioner: placed again, for the configure that answers it. */
-static void
-handle_popup_reposition(struct wl_listener *listener, void *data)
-{
-	struct vl_popup *popup = wl_container_of(listener, popup, reposition);
-	(void)data;
-
-	unconstrain_popup(popup);
-}
-
-static void
-handle_popup_destroy(struct wl_listener *listener, void *data)
-{
-	struct vl_popup *popup = wl_container_of(listener, popup, destroy);
-	(void)data;
-
-	/*
-	 * Its tree goes with it: the client may make its xdg_surface a popup
-	 * again, under another parent, and only that one is to be drawn.
-	 */
-	if (popup->tree)
-		wlr_scene_node_destroy(&popup->tree->node);
-	wl_list_remove(&popup->commit.link);
-	wl_list_remove(&popup->reposition.link);
-	wl_list_remove(&popup->destroy.link);
-	free(popup);
-}
-
-/* The popup's tree went, with its own or its parent's. */
-static void
-handle_popup_tree_destroy(struct wl_listener *listener, void *data)
-{
-	struct vl_popup *popup = wl_container_of(listener, popup, tree_destroy);
-	(void)data;
-
-	if (popup->popup->base->data == popup->tree)
-		popup->popup->base->data = NULL;
-	popup->tree = NULL;
-	wl_list_remove(&popup->tree_destroy.link);
+	area->x -= lx;
+	area->y -= ly;
+	return true;
 }
 
 void
@@ -518,27 +460,7 @@ vl_view_handle_new_popup(struct wl_listener *listener, void *data)
 		wlr_log(WLR_DEBUG, "a popup without a known parent is not shown");
 		return;
 	}
-	struct vl_popup *popup = calloc(1, sizeof(*popup));
-	if (!popup)
-		return;
-	popup->popup = xdg_popup;
-	popup->server = server;
-	popup->tree = wlr_scene_xdg_surface_create(parent->data, xdg_popup->base);
-	if (!popup->tree) {
-		free(popup);
-		wl_resource_post_no_memory(xdg_popup->resource);
-		return;
-	}
-	/* its own popups find their parent's tree here */
-	xdg_popup->base->data = popup->tree;
-	popup->tree_destroy.notify = handle_popup_tree_destroy;
-	wl_signal_add(&popup->tree->node.events.destroy, &popup->tree_destroy);
-	popup->commit.notify = handle_popup_commit;
-	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
-	popup->reposition.notify = handle_popup_reposition;
-	wl_signal_add(&xdg_popup->events.reposition, &popup->reposition);
-	popup->destroy.notify = handle_popup_destroy;
-	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
+	vl_popup_create(xdg_popup, parent->data, window_popup_area, server);
 }
 
 /*
