@@ -224,15 +224,17 @@ void vl_seat_focus(struct vl_seat *seat, struct wlr_surface *surface);
 void vl_seat_focus_layer(struct vl_seat *seat, struct wlr_surface *surface);
 struct wlr_surface *vl_seat_layer_focus(struct vl_seat *seat);
 struct wlr_seat *vl_seat_wlr(struct vl_seat *seat);
+/* Applies the config's cursor and keyboard settings again. */
+void vl_seat_configure(struct vl_seat *seat);
+/* Logs an error when the config's touch-device names none of the devices there are. */
+void vl_seat_report_touch_device(struct vl_seat *seat);
+
+/* pointer.c */
 /*
  * What is under the pointer may have changed without the pointer moving (a
  * window mapped, moved or went): the surface there hears of it once the
  * event loop is idle.
  */
 void vl_seat_update_pointer_later(struct vl_seat *seat);
-/* Applies the config's cursor and keyboard settings again. */
-void vl_seat_configure(struct vl_seat *seat);
-/* Logs an error when the config's touch-device names none of the devices there are. */
-void vl_seat_report_touch_device(struct vl_seat *seat);
 
 #endif
