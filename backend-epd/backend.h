@@ -250,4 +250,30 @@ void vl_epd_output_discard_pending(struct vl_epd_output *output, struct wl_array
 void vl_epd_commit_name_waveforms(
 	struct vl_epd_commit *commit, const struct vl_epd_flush_record *record);
 
+/* schedule.c */
+/* Moves the panel on after anything changed: flushes, frames, the idle cleanup. */
+void vl_epd_kick(struct vl_epd_output *output);
+/* Frames go out while the panel has room; otherwise when an update completes. */
+void vl_epd_schedule_frame(struct vl_epd_output *output);
+/* Arms the idle cleanup's timer while ghosts wait and the panel is quiet, else disarms it. */
+void vl_epd_update_cleanup_timer(struct vl_epd_output *output);
+/*
+ * Holds the commit's damage back for the commits a client may split a
+ * change into, by the merge window and the next commit's hints.
+ */
+void vl_epd_hold_split_changes(struct vl_epd_output *output, const pixman_region32_t *damage);
+/*
+ * Sends what is unsent, and settles commits that changed nothing.
+ * everything sends also what waits for a retry or for the flushes in
+ * flight over it: the last content before the output goes.
+ */
+void vl_epd_output_flush(struct vl_epd_output *output, bool everything);
+size_t vl_epd_flushes_in_flight(const struct vl_epd_output *output);
+/* The output's timers and I/O results. */
+int vl_epd_handle_frame_timer(void *data);
+int vl_epd_handle_merge_timer(void *data);
+int vl_epd_handle_retry_timer(void *data);
+int vl_epd_handle_cleanup_timer(void *data);
+void vl_epd_handle_io_result(const struct vl_epd_io_result *result, void *data);
+
 #endif
