@@ -26,6 +26,9 @@
 #define EPDFB_TRACE_LEN		4096	/* completed updates kept in the trace */
 #define EPDFB_WAIT_TIMEOUT_MS	5000	/* how late a wait lets its updates be */
 #define EPDFB_HANG_TIMEOUT_MS	2000	/* past a hung update's due end, scaled */
+#define EPDFB_PIXEL_LUT		0x1f	/* par->owner: LUT driving it, plus 1 */
+#define EPDFB_PIXEL_HELD	0x40	/* par->owner: by a failed update */
+#define EPDFB_PIXEL_DEFERRED	0x80	/* par->owner: collided, target deferred */
 #define EPDFB_TEMP_MIN		0
 #define EPDFB_TEMP_MAX		50
 
@@ -63,8 +66,15 @@ struct epdfb_waveform {
  * @n_markers: entries used in @markers
  * @merged: updates merged into this one
  * @seq: submission number; merged updates keep the oldest one's
- * @collided: the update, or one merged into it, had to wait for an
- *	overlapping one
+ * @collided: when it started, some of its pixels were being driven by an
+ *	update in flight to another level; they are driven later, by
+ *	@resubmit, as the i.MX EPDC resubmits collided pixels
+ * @resubmit: a record taken at allocation, for the pixels that collide when
+ *	the update starts: no allocation in the start path
+ * @deferred: the update drives only the pixels that collided when another
+ *	one started, marked EPDFB_PIXEL_DEFERRED in par->owner, their levels
+ *	in par->deferred
+ * @lut: while in flight, the LUT driving its pixels (par->owner)
  * @flashing: the resolved waveform flashes
  * @automatic: a band of rows from deferred IO, never refused
  * @snapshot: @pixels were taken at submission and count against the
@@ -100,6 +110,9 @@ struct epdfb_update {
 	unsigned int merged;
 	u64 seq;
 	bool collided;
+	struct epdfb_update *resubmit;
+	bool deferred;
+	u8 lut;
 	bool flashing;
 	bool automatic;
 	bool snapshot;
@@ -212,10 +225,18 @@ struct epdfb_done_marker {
  * @snapshot_bytes: pixels held by queued SNAPSHOT updates
  * @snapshot_limit: most @snapshot_bytes may reach
  * @in_flight: updates the panel is driving
- * @flight: the pixels of the updates in flight, each at its rect's place;
- *	they never overlap. Panel-sized and allocated with the queue: the
- *	work that starts updates also completes them and signals epdrm's
- *	fences, and may not wait for memory reclaim.
+ * @flight: the level each pixel driven by an update in flight is driven to,
+ *	at its place. Panel-sized and allocated with the queue, as are
+ *	@owner and @deferred: the work that starts updates also completes
+ *	them and signals epdrm's fences, and may not wait for memory reclaim.
+ * @owner: per pixel, the LUT driving it plus 1 (EPDFB_PIXEL_LUT), 0 if
+ *	none, and EPDFB_PIXEL_DEFERRED when it collided and a queued update
+ *	will drive it to its level in @deferred; rects in flight may overlap,
+ *	a pixel is driven by one update at a time
+ * @deferred: levels of the pixels that collided, waiting for the update
+ *	driving them to end; also where an update's pixels are captured when
+ *	it starts, before they are shared out
+ * @luts: LUTs in use, a bit each
  * @n_in_flight: entries in @in_flight
  * @scheme: UPDATE_SCHEME_*
  * @auto_update: AUTO_UPDATE_MODE_*
@@ -283,6 +304,9 @@ struct epdfb_par {
 	size_t snapshot_limit;
 	struct list_head in_flight;
 	u8 *flight;
+	u8 *owner;
+	u8 *deferred;
+	u32 luts;
 	unsigned int n_in_flight;
 	u32 scheme;
 	u32 auto_update;
@@ -319,6 +343,14 @@ struct epdfb_par {
 	u32 damage_bottom;
 	bool damage_full;
 };
+
+/* Whether the update in flight @upd drives the pixel at offset @i. */
+static inline bool epdfb_update_drives(const struct epdfb_par *par,
+				       const struct epdfb_update *upd,
+				       size_t i)
+{
+	return (par->owner[i] & EPDFB_PIXEL_LUT) == upd->lut + 1u;
+}
 
 extern const struct epdfb_panel_ops epdfb_sim_ops;
 

@@ -2,10 +2,20 @@
 /*
  * epdfb - update queue: collisions, merging, LUT slots and timing
  *
- * The panel drives up to EPDFB_MAX_IN_FLIGHT updates at once, one per LUT,
- * as long as their rectangles are disjoint. Everything runs in process
- * context under par->lock; a single delayed work item is armed for the
- * earliest completion, so nothing is scheduled while the panel is idle.
+ * The panel drives up to EPDFB_MAX_IN_FLIGHT updates at once, one per LUT.
+ * Collisions are decided per pixel when an update starts, as the i.MX
+ * EPDC's collision test does: a pixel of it that an update in flight is
+ * driving to another level collides, and waits, its level kept in
+ * par->deferred, for that update to end; the rest of the update starts at
+ * once. The collided pixels are then driven by a resubmission queued in
+ * the update's place, so the panel ends with what was sent last. A pixel
+ * the update would drive to the level it is being driven to already is
+ * left to the update driving it. Queued updates keep their order: one
+ * waits for a queued update ahead of it that it overlaps.
+ *
+ * Everything runs in process context under par->lock; a single delayed
+ * work item is armed for the earliest completion, so nothing is scheduled
+ * while the panel is idle.
  *
  * The queue is bounded whatever callers send: at most EPDFB_MAX_QUEUED
  * updates wait to start, and those of the SNAPSHOT scheme hold at most
@@ -180,7 +190,24 @@ static void epdfb_update_retire(struct epdfb_par *par,
 	par->completions++;
 	if (!upd->framed)
 		kvfree(upd->pixels);
-	kfree(upd);
+	epdfb_update_free(upd);
+}
+
+/* The LUT of an update that ends frees, and so do the pixels it drove. */
+static void epdfb_update_release(struct epdfb_par *par,
+				 struct epdfb_update *upd)
+{
+	const struct mxcfb_rect *r = &upd->rect;
+	size_t i;
+	u32 x, y;
+
+	for (y = r->top; y < r->top + r->height; y++) {
+		i = (size_t)y * par->width + r->left;
+		for (x = 0; x < r->width; x++, i++)
+			if (epdfb_update_drives(par, upd, i))
+				par->owner[i] &= EPDFB_PIXEL_DEFERRED;
+	}
+	par->luts &= ~(1u << upd->lut);
 }
 
 static void epdfb_update_complete(struct epdfb_par *par,
@@ -194,16 +221,21 @@ static void epdfb_update_complete(struct epdfb_par *par,
 	if (upd->failed) {
 		/* The panel keeps its pixels; the markers' waiters learn it. */
 		par->stats.updates_failed++;
+		epdfb_update_release(par, upd);
 		epdfb_update_retire(par, upd);
 		return;
 	}
 	if (wf)
 		par->stats.pixels_driven += par->ops->show(par, upd, wf);
-	par->stats.updates_completed++;
-	if (upd->flashing)
-		par->stats.flashes++;
-	if (upd->waveform < ARRAY_SIZE(par->stats.per_waveform))
-		par->stats.per_waveform[upd->waveform]++;
+	epdfb_update_release(par, upd);
+	/* a resubmission's update is counted, and its pixels */
+	if (!upd->deferred) {
+		par->stats.updates_completed++;
+		if (upd->flashing)
+			par->stats.flashes++;
+		if (upd->waveform < ARRAY_SIZE(par->stats.per_waveform))
+			par->stats.per_waveform[upd->waveform]++;
+	}
 	epdfb_trace_add(par, upd);
 	epdfb_update_retire(par, upd);
 }
@@ -274,16 +306,17 @@ static void epdfb_update_faults(struct epdfb_par *par, struct epdfb_update *upd)
 }
 
 /*
- * The pixels of an update that starts go to its rect's place in par->flight,
- * which no other update in flight overlaps: nothing is allocated. SNAPSHOT
- * pixels taken at submission move there; an injected capture failure
- * leaves none.
+ * The pixels of an update that starts are captured at its rect's place in
+ * par->deferred, which holds no collided pixel there (a queued update ahead
+ * of it that it overlaps would keep it from starting): nothing is
+ * allocated. SNAPSHOT pixels taken at submission move there; an injected
+ * capture failure leaves none. epdfb_update_share() then hands them out.
  */
 static void epdfb_update_take_pixels(struct epdfb_par *par,
 				     struct epdfb_update *upd)
 {
 	const struct mxcfb_rect *r = &upd->rect;
-	u8 *frame = par->flight + (size_t)r->top * par->width + r->left;
+	u8 *frame = par->deferred + (size_t)r->top * par->width + r->left;
 	u32 y;
 
 	if (!upd->pixels && epdfb_inject(&par->inject_capture_failures))
@@ -301,6 +334,139 @@ static void epdfb_update_take_pixels(struct epdfb_par *par,
 	upd->framed = true;
 }
 
+/*
+ * The collided pixels of @upd are driven by its resubmission, queued in its
+ * place with its markers, which starts once the updates driving them ended.
+ */
+static void epdfb_update_resubmit(struct epdfb_par *par,
+				  struct epdfb_update *upd,
+				  const struct mxcfb_rect *rect)
+{
+	struct epdfb_update *again = upd->resubmit;
+	unsigned int m;
+
+	upd->resubmit = NULL;
+	upd->collided = true;
+	for (m = 0; m < upd->n_markers; m++)
+		upd->marker_collided[m] = true;
+	par->stats.collisions++;
+
+	again->rect = *rect;
+	again->waveform = upd->waveform;
+	again->mode = upd->mode;
+	again->flags = upd->flags;
+	again->temp = upd->temp;
+	memcpy(again->markers, upd->markers, sizeof(upd->markers));
+	memcpy(again->marker_collided, upd->marker_collided,
+	       sizeof(upd->marker_collided));
+	again->n_markers = upd->n_markers;
+	again->seq = upd->seq;
+	again->submit_ns = upd->submit_ns;
+	again->automatic = upd->automatic;
+	again->collided = true;
+	again->deferred = true;
+	list_add(&again->node, &upd->node);
+	par->n_queued++;
+}
+
+/*
+ * Hands the pixels of an update that starts, captured in par->deferred, out
+ * per pixel. One no update in flight drives is the update's. One being
+ * driven to the same level is left to the update driving it, which @upd
+ * then does not end before. One being driven to another level collides:
+ * its level stays in par->deferred, for the resubmission. A flashing update
+ * drives every pixel of its rect, so all it finds in flight collide, and so
+ * do those an update that failed holds. An update that failed takes the
+ * free pixels only, and shows nothing.
+ */
+static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
+{
+	const struct mxcfb_rect *r = &upd->rect;
+	struct mxcfb_rect box = { 0 };
+	u8 mine = (upd->lut + 1) | (upd->failed ? EPDFB_PIXEL_HELD : 0);
+	struct epdfb_update *other;
+	u32 shared = 0;
+	u32 x, y;
+	size_t i;
+	u8 own;
+
+	for (y = r->top; y < r->top + r->height; y++) {
+		i = (size_t)y * par->width + r->left;
+		for (x = r->left; x < r->left + r->width; x++, i++) {
+			own = par->owner[i];
+			if (!(own & EPDFB_PIXEL_LUT)) {
+				par->flight[i] = par->deferred[i];
+				par->owner[i] = mine;
+				continue;
+			}
+			if (upd->failed)
+				continue;
+			if (!(own & EPDFB_PIXEL_HELD) && !upd->flashing &&
+			    par->flight[i] == par->deferred[i]) {
+				shared |= 1u << ((own & EPDFB_PIXEL_LUT) - 1);
+				continue;
+			}
+			par->owner[i] = own | EPDFB_PIXEL_DEFERRED;
+			if (!box.width)
+				box = (struct mxcfb_rect){ .top = y, .left = x,
+							   .width = 1,
+							   .height = 1 };
+			else
+				epdfb_rect_union(&box, &(struct mxcfb_rect){
+					.top = y, .left = x,
+					.width = 1, .height = 1 });
+		}
+	}
+	upd->pixels = par->flight + (size_t)r->top * par->width + r->left;
+	if (box.width)
+		epdfb_update_resubmit(par, upd, &box);
+	if (!shared)
+		return;
+	/* It ends with the updates it left pixels to. */
+	list_for_each_entry(other, &par->in_flight, node)
+		if (shared & (1u << other->lut))
+			upd->end_ns = max(upd->end_ns, other->end_ns);
+}
+
+/* Whether the pixels a resubmission drives are no longer driven. */
+static bool epdfb_deferred_ready(struct epdfb_par *par,
+				 const struct epdfb_update *upd)
+{
+	const struct mxcfb_rect *r = &upd->rect;
+	size_t i;
+	u32 x, y;
+
+	for (y = r->top; y < r->top + r->height; y++) {
+		i = (size_t)y * par->width + r->left;
+		for (x = 0; x < r->width; x++, i++)
+			if ((par->owner[i] & EPDFB_PIXEL_DEFERRED) &&
+			    (par->owner[i] & EPDFB_PIXEL_LUT))
+				return false;
+	}
+	return true;
+}
+
+/* A resubmission takes the collided pixels of its rect: no other is its. */
+static void epdfb_update_take_deferred(struct epdfb_par *par,
+				       struct epdfb_update *upd)
+{
+	const struct mxcfb_rect *r = &upd->rect;
+	size_t i;
+	u32 x, y;
+
+	for (y = r->top; y < r->top + r->height; y++) {
+		i = (size_t)y * par->width + r->left;
+		for (x = 0; x < r->width; x++, i++) {
+			if (!(par->owner[i] & EPDFB_PIXEL_DEFERRED))
+				continue;
+			par->flight[i] = par->deferred[i];
+			par->owner[i] = upd->lut + 1;
+		}
+	}
+	upd->pixels = par->flight + (size_t)r->top * par->width + r->left;
+	upd->framed = true;
+}
+
 static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 			       u64 now)
 {
@@ -312,6 +478,15 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 	par->n_queued--;
 	if (upd->snapshot)
 		par->snapshot_bytes -= count;
+	for (upd->lut = 0; par->luts & (1u << upd->lut); upd->lut++)
+		;
+	par->luts |= 1u << upd->lut;
+	if (upd->deferred) {
+		/* levels already quantized, waveform resolved */
+		epdfb_update_take_deferred(par, upd);
+		wf = epdfb_find_waveform(par, upd->waveform);
+		goto timed;
+	}
 	epdfb_update_take_pixels(par, upd);
 	epdfb_update_faults(par, upd);
 	if (upd->waveform == WAVEFORM_MODE_AUTO)
@@ -327,6 +502,8 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 		epdfb_pixels_quantize(upd->pixels, upd->rect.width,
 				      upd->rect.height, par->width, levels);
 	}
+
+timed:
 	upd->flashing = wf && ((wf->flags & EPDFB_WAVEFORM_FLASHING) ||
 			       (upd->mode == UPDATE_MODE_FULL &&
 				(wf->flags & EPDFB_WAVEFORM_FLASHING_FULL)));
@@ -339,6 +516,10 @@ static void epdfb_update_start(struct epdfb_par *par, struct epdfb_update *upd,
 		upd->end_ns += (u64)epdfb_waveform_duration_ms(par, wf, temp) *
 			       NSEC_PER_MSEC;
 	}
+	if (!upd->deferred && (!upd->failed || upd->hung) && upd->pixels)
+		epdfb_update_share(par, upd);
+	else if (!upd->deferred)
+		upd->pixels = NULL;
 	/* A hung update is due all the same: its waits do not know it hangs. */
 	upd->due_ns = upd->end_ns;
 	epdfb_marker_waits_follow(par, upd, now);
@@ -355,12 +536,14 @@ static void epdfb_queue_start_ready(struct epdfb_par *par, u64 now)
 {
 	struct epdfb_update *upd, *tmp;
 
+	/* A resubmission queued by a start is not met before the next pass. */
 	list_for_each_entry_safe(upd, tmp, &par->queue, node) {
 		if (par->n_in_flight >= EPDFB_MAX_IN_FLIGHT)
 			break;
 		/* Earlier overlapping updates keep their order. */
-		if (epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
-		    epdfb_overlaps_list(upd, &par->queue, upd))
+		if (epdfb_overlaps_list(upd, &par->queue, upd))
+			continue;
+		if (upd->deferred && !epdfb_deferred_ready(par, upd))
 			continue;
 		epdfb_update_start(par, upd, now);
 	}
@@ -472,7 +655,7 @@ static bool epdfb_can_merge(const struct epdfb_update *queued,
 {
 	if (queued->waveform != upd->waveform || queued->mode != upd->mode ||
 	    queued->flags != upd->flags || queued->temp != upd->temp ||
-	    queued->pixels)
+	    queued->pixels || queued->deferred)
 		return false;
 	return queued->n_markers + upd->n_markers <= EPDFB_MAX_MARKERS &&
 	       epdfb_rects_touch(&queued->rect, &upd->rect);
@@ -572,7 +755,7 @@ static void epdfb_hold_band(struct epdfb_par *par, struct epdfb_update *upd)
 {
 	if (par->held) {
 		epdfb_merge_into(par, par->held, upd);
-		kfree(upd);
+		epdfb_update_free(upd);
 		return;
 	}
 	upd->seq = ++par->submit_seq;
@@ -587,18 +770,12 @@ static int epdfb_queue_add(struct epdfb_par *par, struct epdfb_update *upd)
 {
 	size_t count = (size_t)upd->rect.width * upd->rect.height;
 	bool full = par->n_queued >= EPDFB_MAX_QUEUED;
-	bool collided;
 
+	/* whether it collides is known when it starts */
 	upd->submit_ns = ktime_get_ns();
-	collided = epdfb_overlaps_list(upd, &par->in_flight, NULL) ||
-		   epdfb_overlaps_list(upd, &par->queue, NULL);
-	upd->collided = collided;
-	if (upd->n_markers)
-		upd->marker_collided[0] = collided;
-
 	if ((par->scheme == UPDATE_SCHEME_QUEUE_AND_MERGE ||
 	     (upd->automatic && full)) && epdfb_try_merge(par, upd)) {
-		kfree(upd);
+		epdfb_update_free(upd);
 		goto accepted;
 	}
 	if (full && upd->automatic) {
@@ -624,8 +801,6 @@ static int epdfb_queue_add(struct epdfb_par *par, struct epdfb_update *upd)
 accepted:
 	/* An update merged or held back counts as submitted all the same. */
 	par->stats.updates_submitted++;
-	if (collided)
-		par->stats.collisions++;
 	return 0;
 }
 
@@ -636,7 +811,17 @@ accepted:
  */
 struct epdfb_update *epdfb_update_alloc(void)
 {
-	return kzalloc(sizeof(struct epdfb_update), GFP_KERNEL);
+	struct epdfb_update *upd = kzalloc(sizeof(*upd), GFP_KERNEL);
+
+	if (!upd)
+		return NULL;
+	/* for its collided pixels, should it collide when it starts */
+	upd->resubmit = kzalloc(sizeof(*upd), GFP_KERNEL);
+	if (!upd->resubmit) {
+		kfree(upd);
+		return NULL;
+	}
+	return upd;
 }
 EXPORT_SYMBOL_NS_GPL(epdfb_update_alloc, EPDPANEL);
 
@@ -646,6 +831,8 @@ EXPORT_SYMBOL_NS_GPL(epdfb_update_alloc, EPDPANEL);
  */
 void epdfb_update_free(struct epdfb_update *upd)
 {
+	if (upd)
+		kfree(upd->resubmit);
 	kfree(upd);
 }
 EXPORT_SYMBOL_NS_GPL(epdfb_update_free, EPDPANEL);
@@ -682,7 +869,7 @@ static int epdfb_queue_submit_update(struct epdfb_par *par,
 out_free:
 	mutex_unlock(&par->lock);
 	kvfree(upd->pixels);
-	kfree(upd);
+	epdfb_update_free(upd);
 	return ret;
 }
 
@@ -780,11 +967,12 @@ void epdfb_queue_cancel_all(struct epdfb_par *par)
 
 	mutex_lock(&par->lock);
 	WRITE_ONCE(par->dead, true);
-	kfree(par->held);
+	epdfb_update_free(par->held);
 	par->held = NULL;
 	list_for_each_entry_safe(upd, tmp, &par->in_flight, node) {
 		par->stats.updates_cancelled++;
 		par->n_in_flight--;
+		epdfb_update_release(par, upd);
 		epdfb_update_retire(par, upd);
 	}
 	list_for_each_entry_safe(upd, tmp, &par->queue, node) {
@@ -818,9 +1006,15 @@ int epdfb_queue_init(struct epdfb_par *par)
 	par->flight = kvmalloc((size_t)par->width * par->height, GFP_KERNEL);
 	if (!par->flight)
 		goto err_forgotten;
+	par->owner = kvzalloc((size_t)par->width * par->height, GFP_KERNEL);
+	if (!par->owner)
+		goto err_flight;
+	par->deferred = kvmalloc((size_t)par->width * par->height, GFP_KERNEL);
+	if (!par->deferred)
+		goto err_owner;
 	par->wq = alloc_workqueue("epdfb", WQ_UNBOUND, 0);
 	if (!par->wq)
-		goto err_flight;
+		goto err_deferred;
 	par->snapshot_limit = (size_t)EPDFB_SNAPSHOT_FRAMES * par->width *
 			      par->height;
 	mutex_init(&par->lock);
@@ -842,6 +1036,10 @@ int epdfb_queue_init(struct epdfb_par *par)
 	};
 	return 0;
 
+err_deferred:
+	kvfree(par->deferred);
+err_owner:
+	kvfree(par->owner);
 err_flight:
 	kvfree(par->flight);
 err_forgotten:
@@ -859,6 +1057,8 @@ EXPORT_SYMBOL_NS_GPL(epdfb_queue_init, EPDPANEL);
 void epdfb_queue_fini(struct epdfb_par *par)
 {
 	destroy_workqueue(par->wq);
+	kvfree(par->deferred);
+	kvfree(par->owner);
 	kvfree(par->flight);
 	kvfree(par->forgotten);
 	kvfree(par->trace);

@@ -108,6 +108,9 @@ static u64 epdfb_sim_show(struct epdfb_par *par,
 		i = (size_t)y * par->width + r->left;
 		src = upd->pixels + (y - r->top) * stride;
 		for (x = 0; x < r->width; x++, i++, src++) {
+			/* another update drives it, or will */
+			if (!epdfb_update_drives(par, upd, i))
+				continue;
 			cur = sim->level[i];
 			if (upd->flashing) {
 				sim->ghost_sum -= sim->ghost[i];

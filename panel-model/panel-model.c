@@ -177,7 +177,11 @@ draw_progress(const struct epdfb_par *par, const struct epdfb_update *upd, doubl
 	for (uint32_t y = r->top; y < r->top + r->height; y++) {
 		uint8_t *row = frame + (size_t)y * par->width + r->left;
 		const uint8_t *to = upd->pixels + (y - r->top) * stride;
-		for (uint32_t x = 0; x < r->width; x++, to++) {
+		size_t i = (size_t)y * par->width + r->left;
+		for (uint32_t x = 0; x < r->width; x++, to++, i++) {
+			/* another update drives it, or will */
+			if (!epdfb_update_drives(par, upd, i))
+				continue;
 			if (upd->flashing)
 				row[x] = progress < 1.0 / 3   ? 0x00
 					 : progress < 2.0 / 3 ? 0xff

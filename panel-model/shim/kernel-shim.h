@@ -173,6 +173,13 @@ list_add_tail(struct list_head *entry, struct list_head *head)
 	head->prev = entry;
 }
 
+/* After head: at the head of a list, or just after an entry. */
+static inline void
+list_add(struct list_head *entry, struct list_head *head)
+{
+	list_add_tail(entry, head->next);
+}
+
 static inline void
 list_del(struct list_head *entry)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * What MXCFB_WAIT_FOR_UPDATE_COMPLETE reports per marker: collision_test of
- * a reused marker is that of its latest update; each marker of a merged
- * update reports whether its own update collided; an update whose pixels
+ * a reused marker is that of its latest update, which collides only where
+ * it changes pixels an update in flight is driving to another level: those
+ * pixels wait, the rest of it starts at once; each marker of a merged
+ * update reports whether its update collided; an update whose pixels
  * could not be captured when it started reports EIO to its waiter and
  * leaves the panel as it was.
  */
@@ -39,14 +41,18 @@ static void
 reused_marker(struct epd *d)
 {
 	epd_phase("a reused marker reports its latest update's collision");
+	epd_fill(d, 0, 0, 100, 100, 0x00);
 	send(d, 0, 0, 100, 100, WAVEFORM_MODE_GC16, 10);
+	epd_fill(d, 0, 0, 50, 50, 0xff);
 	send(d, 0, 0, 50, 50, WAVEFORM_MODE_DU, 7);
 	CHECK_EQ(wait_collision(d, 7), 1);
 	CHECK_EQ(wait_collision(d, 10), 0);
 	send(d, 200, 0, 50, 50, WAVEFORM_MODE_DU, 7);
 	CHECK_EQ(wait_collision(d, 7), 0);
 	/* and the other way round */
+	epd_fill(d, 200, 100, 50, 50, 0x00);
 	send(d, 200, 100, 50, 50, WAVEFORM_MODE_GC16, 11);
+	epd_fill(d, 200, 100, 20, 20, 0xff);
 	send(d, 200, 100, 20, 20, WAVEFORM_MODE_DU, 7);
 	CHECK_EQ(wait_collision(d, 7), 1);
 	CHECK_EQ(wait_collision(d, 11), 0);
@@ -65,10 +71,91 @@ merged_markers(struct epd *d)
 	send(d, 20, 20, 40, 40, WAVEFORM_MODE_GC16, 21);
 	REQUIRE_MSG(epd_stat(d, "updates_merged") == merged + 1,
 		"the second update did not merge into the first: no conclusion");
+	/* waiting for a LUT, or queued behind an update, is no collision */
 	CHECK_EQ(wait_collision(d, 20), 0);
-	CHECK_EQ(wait_collision(d, 21), 1);
+	CHECK_EQ(wait_collision(d, 21), 0);
 	for (uint32_t i = 0; i < 16; i++)
 		CHECK_EQ(wait_collision(d, 100 + i), 0);
+}
+
+static struct epd_trace *
+entry(struct epd_trace *t, size_t n, uint32_t marker, size_t skip)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].marker == marker && !skip--)
+			return &t[i];
+	epd_fail(__FILE__, __LINE__, "too few trace entries of marker %u", marker);
+	return NULL;
+}
+
+/*
+ * Per pixel: overlapping updates whose overlap the second does not change
+ * run together; where it changes pixels being driven, only those wait.
+ */
+static void
+pixel_collisions(struct epd *d)
+{
+	struct epd_trace *t = NULL, *a, *b, *again;
+	uint8_t *panel = epd_alloc_image(d);
+	size_t n;
+
+	epd_phase("an overlap the second update does not change is no collision");
+	epd_trace_clear(d);
+	epd_fill(d, 0, 120, 60, 20, 0x00);
+	send(d, 0, 120, 40, 20, WAVEFORM_MODE_DU, 40);
+	send(d, 20, 120, 40, 20, WAVEFORM_MODE_DU, 41);
+	CHECK_EQ(wait_collision(d, 41), 0);
+	CHECK_EQ(wait_collision(d, 40), 0);
+	n = epd_trace_read(d, &t);
+	CHECK_EQ(n, 2);
+	a = entry(t, n, 40, 0);
+	b = entry(t, n, 41, 0);
+	if (a && b) {
+		CHECK_EQ(a->collided, 0);
+		CHECK_EQ(b->collided, 0);
+		CHECK_MSG(b->start_ns < a->end_ns, "41 waited for 40");
+	}
+	free(t);
+	t = NULL;
+
+	epd_phase("only the pixels changed again while driven collide");
+	epd_trace_clear(d);
+	epd_fill(d, 0, 150, 40, 20, 0x00);
+	send(d, 0, 150, 40, 20, WAVEFORM_MODE_DU, 42);
+	epd_fill(d, 30, 150, 10, 20, 0xff);
+	epd_fill(d, 40, 150, 20, 20, 0x00);
+	send(d, 30, 150, 30, 20, WAVEFORM_MODE_DU, 43);
+	CHECK_EQ(wait_collision(d, 43), 1);
+	CHECK_EQ(wait_collision(d, 42), 0);
+	n = epd_trace_read(d, &t);
+	for (size_t i = 0; i < n; i++)
+		epd_trace_print(&t[i]);
+	CHECK_EQ(n, 3);
+	a = entry(t, n, 42, 0);
+	b = entry(t, n, 43, 0);
+	again = entry(t, n, 43, 1);
+	if (a && b && again) {
+		CHECK_EQ(a->collided, 0);
+		CHECK_EQ(b->collided, 1);
+		CHECK_EQ(b->width, 30);
+		CHECK_MSG(b->start_ns < a->end_ns, "43 waited for 42 whole");
+		/* the collided pixels, driven once 42 ended */
+		CHECK_EQ(again->collided, 1);
+		CHECK_EQ(again->left, 30);
+		CHECK_EQ(again->top, 150);
+		CHECK_EQ(again->width, 10);
+		CHECK_EQ(again->height, 20);
+		CHECK_MSG(again->start_ns >= a->end_ns, "43's collided pixels ran with 42");
+	}
+	free(t);
+	/* the panel shows what was sent last */
+	epd_read_panel(d, panel);
+	for (uint32_t y = 150; y < 170; y++)
+		for (uint32_t x = 0; x < 60; x++)
+			CHECK_MSG((x >= 30 && x < 40) ? panel[y * W + x] >= 0xc0
+						      : panel[y * W + x] <= 0x20,
+				"panel at %u,%u: 0x%02x", x, y, panel[y * W + x]);
+	free(panel);
 }
 
 static void
@@ -120,6 +207,7 @@ main(void)
 	epd_open(d, "width=320 height=240 bpp=8 time_scale=100 auto_update=0");
 	reused_marker(d);
 	merged_markers(d);
+	pixel_collisions(d);
 	capture_failure(d);
 	epd_close(d);
 	CHECK_RC(epd_try_unload(), 0);

@@ -4,8 +4,9 @@
  * simulation, run on the kernel shim's threads and clock. A DU update shows
  * two levels exactly in its rect and takes its waveform's time; a GC16 one
  * shows 16 levels; bad requests get the driver's errors and change
- * nothing; an update that collides waits, and the next one that touches
- * it merges into it; DU toggles leave a ghost that a flash clears; frames
+ * nothing; an update that changes pixels another is driving collides on
+ * those pixels only, which wait, and the next one that touches it merges
+ * into the queued one; DU toggles leave a ghost that a flash clears; frames
  * of updates in flight show a flash going black and white, DU switching
  * halfway and GL16 fading; a model cancelled with updates in flight ends
  * its waits with ENODEV. Its submitted fd wakes a reader for each accepted
@@ -234,36 +235,120 @@ test_submissions_wake(void **state)
 
 /*
  * At a slow time scale the first update is still in flight when the others
- * come: the one over it collides and waits, and the one beside that one
- * merges into it, both markers completing with the merged update.
+ * come. The one over it that changes its pixels again collides: it starts
+ * at once, and its pixels are driven again once the first ended, by its
+ * resubmission queued in its place. The next one over it waits behind that
+ * resubmission, and the one beside that one merges into it, both markers
+ * completing with the merged update.
  */
 static void
 test_collide_and_merge(void **state)
 {
 	/* 2.25 s and 1.3 s: the waits end within their 5 s */
 	struct vl_panel_model *model = create(500);
-	struct vl_panel_model_trace trace[4];
+	struct vl_panel_model_trace trace[5];
 	uint32_t collided = 0;
 	(void)state;
 
 	fill(model, 0, 0, 100, 100, 0);
 	assert_int_equal(
 		submit(model, 0, 0, 100, 100, WAVEFORM_MODE_GC16, UPDATE_MODE_PARTIAL, 1), 0);
+	fill(model, 0, 0, 100, 50, 0xff);
 	assert_int_equal(submit(model, 0, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
-	assert_int_equal(submit(model, 50, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 3), 0);
-	assert_int_equal(vl_panel_model_wait(model, 3, &collided), 0);
+	assert_int_equal(submit(model, 0, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 3), 0);
+	assert_int_equal(submit(model, 50, 0, 50, 50, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 4), 0);
+	assert_int_equal(vl_panel_model_wait(model, 4, &collided), 0);
+	assert_int_equal(collided, 0);
 	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
 	assert_int_equal(collided, 1);
+	assert_int_equal(vl_panel_model_wait(model, 3, &collided), 0);
+	assert_int_equal(collided, 0);
+	assert_int_equal(vl_panel_model_trace(model, trace, 5), 4);
+	/* 2 started at once, drove none of its pixels, and ended first */
+	assert_int_equal(trace[0].marker, 2);
+	assert_true(trace[0].collided);
+	assert_int_equal(trace[1].marker, 1);
+	assert_false(trace[1].collided);
+	assert_true(trace[0].start_ns < trace[1].end_ns);
+	/* its resubmission, once 1 ended */
+	assert_int_equal(trace[2].marker, 2);
+	assert_true(trace[2].collided);
+	assert_int_equal(trace[2].rect.width, 50);
+	assert_true(trace[2].start_ns >= trace[1].end_ns);
+	assert_int_equal(trace[3].marker, 3);
+	assert_int_equal(trace[3].merged, 1);
+	assert_false(trace[3].collided);
+	assert_int_equal(trace[3].rect.left, 0);
+	assert_int_equal(trace[3].rect.width, 100);
+	assert_int_equal(trace[3].rect.height, 50);
+	assert_true(trace[3].start_ns >= trace[1].end_ns);
+	vl_panel_model_destroy(model);
+}
+
+/*
+ * Collisions are per pixel. Two overlapping updates whose overlap the second
+ * does not change run together, neither colliding. Where the second changes
+ * pixels the first is driving, only those wait for the first to end; the
+ * rest of it starts at once, and the panel ends with the second's content.
+ */
+static void
+test_pixel_collisions(void **state)
+{
+	struct vl_panel_model *model = create(500);
+	struct vl_panel_model_trace trace[4], running[4];
+	static uint8_t panel[W * H];
+	uint32_t collided = 7;
+	(void)state;
+
+	/* the overlap (x 20..39) is black in both */
+	fill(model, 0, 0, 60, 20, 0);
+	assert_int_equal(submit(model, 0, 0, 40, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), 0);
+	assert_int_equal(submit(model, 20, 0, 40, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
+	assert_int_equal(vl_panel_model_in_flight(model, running, 4), 2);
+	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
+	assert_int_equal(collided, 0);
+	assert_int_equal(vl_panel_model_wait(model, 1, &collided), 0);
+	assert_int_equal(collided, 0);
 	assert_int_equal(vl_panel_model_trace(model, trace, 4), 2);
+	assert_false(trace[0].collided);
+	assert_false(trace[1].collided);
+	assert_true(trace[1].start_ns < trace[0].end_ns);
+	vl_panel_model_read(model, panel);
+	assert_int_equal(count_levels(panel, 0, 0, 60, 20, 0, 0x20), 60 * 20);
+	vl_panel_model_destroy(model);
+
+	/* the second turns x 30..39 white again while the first drives them black */
+	model = create(500);
+	fill(model, 0, 0, 40, 20, 0);
+	assert_int_equal(submit(model, 0, 0, 40, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), 0);
+	fill(model, 30, 0, 10, 20, 0xff);
+	fill(model, 40, 0, 20, 20, 0);
+	assert_int_equal(submit(model, 30, 0, 30, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
+	/* the second runs beside the first; its collided pixels wait */
+	assert_int_equal(vl_panel_model_in_flight(model, running, 4), 2);
+	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
+	assert_int_equal(collided, 1);
+	assert_int_equal(vl_panel_model_wait(model, 1, &collided), 0);
+	assert_int_equal(collided, 0);
+	assert_int_equal(vl_panel_model_trace(model, trace, 4), 3);
 	assert_int_equal(trace[0].marker, 1);
+	assert_false(trace[0].collided);
 	assert_int_equal(trace[1].marker, 2);
-	assert_int_equal(trace[1].merged, 1);
 	assert_true(trace[1].collided);
-	assert_int_equal(trace[1].rect.left, 0);
-	assert_int_equal(trace[1].rect.width, 100);
-	assert_int_equal(trace[1].rect.height, 50);
-	/* it started once the first had ended */
-	assert_true(trace[1].start_ns >= trace[0].end_ns);
+	assert_true(trace[1].start_ns < trace[0].end_ns);
+	/* the collided pixels only, once the first ended */
+	assert_int_equal(trace[2].marker, 2);
+	assert_true(trace[2].collided);
+	assert_int_equal(trace[2].rect.left, 30);
+	assert_int_equal(trace[2].rect.top, 0);
+	assert_int_equal(trace[2].rect.width, 10);
+	assert_int_equal(trace[2].rect.height, 20);
+	assert_true(trace[2].start_ns >= trace[0].end_ns);
+	/* the last content sent: black, white where the second changed it, black */
+	vl_panel_model_read(model, panel);
+	assert_int_equal(count_levels(panel, 0, 0, 30, 20, 0, 0x20), 30 * 20);
+	assert_int_equal(count_levels(panel, 30, 0, 10, 20, 0xc0, 0xff), 10 * 20);
+	assert_int_equal(count_levels(panel, 40, 0, 20, 20, 0, 0x20), 20 * 20);
 	vl_panel_model_destroy(model);
 }
 
@@ -390,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_submissions_wake),
 		cmocka_unit_test(test_collide_and_merge),
+		cmocka_unit_test(test_pixel_collisions),
 		cmocka_unit_test(test_ghost_and_flash),
 		cmocka_unit_test(test_frames_in_flight),
 		cmocka_unit_test(test_cancel_in_flight),
