@@ -362,6 +362,8 @@ static void epdfb_update_resubmit(struct epdfb_par *par,
 	again->n_markers = upd->n_markers;
 	again->seq = upd->seq;
 	again->submit_ns = upd->submit_ns;
+	/* shown, but timed without a temperature reading: its markers say so */
+	again->error = upd->error;
 	again->automatic = upd->automatic;
 	again->collided = true;
 	again->deferred = true;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The update queue: non-overlapping updates run at the same time (up to 16),
- * overlapping ones one after the other and are counted as collisions;
+ * The update queue: non-overlapping updates run at the same time (up to 16);
+ * an overlapping one that changes pixels being driven collides on those
+ * pixels only, which are driven after the update driving them (a
+ * resubmission with the same marker), while the rest of it starts at once;
  * QUEUE_AND_MERGE merges queued updates of the same kind that overlap or
  * touch; SNAPSHOT takes the pixels at submission, QUEUE(_AND_MERGE) when the
  * update starts; 1x1 updates at the corners. time_scale=100, so the updates
@@ -66,6 +68,30 @@ read_trace(struct epd *d, struct epd_trace **t)
 	for (size_t i = 0; i < n; i++)
 		epd_trace_print(&(*t)[i]);
 	return n;
+}
+
+/* The last trace entry of a marker (a resubmission's, if any), or NULL (reported). */
+static struct epd_trace *
+last_by_marker(struct epd_trace *t, size_t n, uint32_t marker)
+{
+	struct epd_trace *e = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].marker == marker)
+			e = &t[i];
+	if (!e)
+		epd_fail(__FILE__, __LINE__, "no trace entry with marker %u", marker);
+	return e;
+}
+
+static void
+check_during(const struct epd_trace *later, const struct epd_trace *earlier)
+{
+	if (!later || !earlier)
+		return;
+	CHECK_MSG(later->start_ns < earlier->end_ns,
+		"marker %u started %.3f ms after marker %u ended, not beside it", later->marker,
+		((double)later->start_ns - (double)earlier->end_ns) / 1e6, earlier->marker);
 }
 
 /* The trace entry of a marker, or NULL (reported). */
@@ -213,32 +239,41 @@ static void
 phase_overlap(struct epd *d)
 {
 	struct rect a = {0, 110, 200, 60}, b = {100, 130, 200, 60};
+	struct rect overlap = {100, 130, 100, 40};
 	struct epd_trace *t;
 	uint8_t *mid = epd_alloc_image(d), *panel = epd_alloc_image(d);
 
-	epd_phase("overlapping updates run one after the other");
+	epd_phase("an overlapping update changing pixels being driven: only those wait");
 	reset(d);
 	fill_gray(d, (struct rect){0, 110, 300, 80}, 9);
 	submit(d, a, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, 30);
+	epd_model_apply(d, a.left, a.top, a.width, a.height, 16);
+	memcpy(mid, d->model, (size_t)W * H);
+	/* other levels over all of b, the overlap with a included */
+	fill_gray(d, b, 100);
 	submit(d, b, WAVEFORM_MODE_GL16, UPDATE_MODE_PARTIAL, 31);
 	wait_marker(d, 31, 1);
 	wait_marker(d, 30, 0);
 	size_t n = read_trace(d, &t);
 
-	CHECK_EQ(n, 2);
+	CHECK_EQ(n, 3);
 	struct epd_trace *ea = by_marker(t, n, 30), *eb = by_marker(t, n, 31);
+	struct epd_trace *again = last_by_marker(t, n, 31);
 
 	check_entry(ea, a, "GC16", 0, 0);
+	/* b starts beside a; the overlap's pixels are driven once a ended */
 	check_entry(eb, b, "GL16", 1, 0);
-	check_after(eb, ea);
+	check_during(eb, ea);
+	if (again != eb)
+		check_entry(again, overlap, "GL16", 1, 0);
+	check_after(again, ea);
 	free(t);
 	CHECK_EQ(epd_stat(d, "collisions"), 1);
 
-	epd_model_apply(d, a.left, a.top, a.width, a.height, 16);
-	memcpy(mid, d->model, (size_t)W * H);
 	epd_model_apply(d, b.left, b.top, b.width, b.height, 16);
 	epd_read_panel(d, panel);
-	CHECK_IMAGE_RECT(d, panel, d->model, a.left, a.top, a.width, a.height, "first (GC16)");
+	CHECK_IMAGE_RECT(d, panel, d->model, 0, 110, 100, 60, "first (GC16), left of b");
+	CHECK_IMAGE_RECT(d, panel, d->model, 100, 110, 100, 20, "first (GC16), above b");
 	CHECK_GHOSTED_RECT(d, panel, mid, d->model, 16, b.left, b.top, b.width, b.height,
 		"second (GL16 partial)", NULL);
 	for (uint32_t y = b.top; y < b.top + b.height; y++)
@@ -249,8 +284,11 @@ phase_overlap(struct epd *d)
 }
 
 /*
- * A long GC16 update on l, then u1 and u2 (DU PARTIAL), both overlapping l,
- * then u3 (A2 PARTIAL) over u1. With merge, u1 and u2 become one update.
+ * A long GC16 update on l; a DU update over the bounding box of u1 and u2
+ * (marker m + 4) collides on its pixels, whose resubmission waits for l and
+ * keeps u1, u2 (DU PARTIAL) and u3 (A2 PARTIAL, over u1) queued behind it.
+ * With merge, u1 and u2 become one update. None of those collides: they
+ * drive their pixels to the levels the resubmission drives them to.
  */
 static void
 merge_case(
@@ -261,24 +299,6 @@ merge_case(
 	uint8_t *mid = epd_alloc_image(d), *panel = epd_alloc_image(d);
 	struct rect bbox;
 
-	reset(d);
-	REQUIRE_RC(epd_set_scheme(d, scheme), 0);
-	fill_gray(d, l, 77);
-	fill_checker(d, u1);
-	fill_checker(d, u2);
-	submit(d, l, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, m);
-	submit(d, u1, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 1);
-	submit(d, u2, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 2);
-	submit(d, u1, WAVEFORM_MODE_A2, UPDATE_MODE_PARTIAL, m + 3);
-	wait_marker(d, m + 1, 1);
-	wait_marker(d, m + 2, 1);
-	wait_marker(d, m + 3, 1);
-	wait_marker(d, m, 0);
-	size_t n = read_trace(d, &t);
-	struct epd_trace *el = by_marker(t, n, m), *e3 = by_marker(t, n, m + 3);
-
-	check_entry(el, l, "GC16", 0, 0);
-	check_entry(e3, u1, "A2", 1, 0);
 	bbox.left = u1.left < u2.left ? u1.left : u2.left;
 	bbox.top = u1.top < u2.top ? u1.top : u2.top;
 	bbox.width = (u1.left + u1.width > u2.left + u2.width ? u1.left + u1.width
@@ -287,42 +307,63 @@ merge_case(
 	bbox.height = (u1.top + u1.height > u2.top + u2.height ? u1.top + u1.height
 							       : u2.top + u2.height) -
 		      bbox.top;
+	reset(d);
+	REQUIRE_RC(epd_set_scheme(d, scheme), 0);
+	/* grays: DU drives them to other levels than GC16 */
+	fill_gray(d, l, 77);
+	submit(d, l, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, m);
+	submit(d, bbox, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 4);
+	submit(d, u1, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 1);
+	submit(d, u2, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, m + 2);
+	submit(d, u1, WAVEFORM_MODE_A2, UPDATE_MODE_PARTIAL, m + 3);
+	wait_marker(d, m + 1, 0);
+	wait_marker(d, m + 2, 0);
+	wait_marker(d, m + 3, 0);
+	wait_marker(d, m + 4, 1);
+	wait_marker(d, m, 0);
+	size_t n = read_trace(d, &t);
+	struct epd_trace *el = by_marker(t, n, m), *e3 = by_marker(t, n, m + 3);
+	struct epd_trace *eb = by_marker(t, n, m + 4), *again = last_by_marker(t, n, m + 4);
+
+	check_entry(el, l, "GC16", 0, 0);
+	check_entry(eb, bbox, "DU", 1, 0);
+	check_during(eb, el);
+	CHECK_MSG(again != eb, "no resubmission of marker %u", m + 4);
+	check_after(again, el);
+	check_entry(e3, u1, "A2", 0, 0);
+	check_after(e3, el);
 	if (merge) {
 		struct epd_trace *em = NULL;
 
-		CHECK_EQ(n, 3);
+		CHECK_EQ(n, 5);
 		CHECK_EQ(epd_stat(d, "updates_merged"), 1);
-		CHECK_EQ(epd_stat(d, "updates_submitted"), 4);
-		CHECK_EQ(epd_stat(d, "updates_completed"), 3);
+		CHECK_EQ(epd_stat(d, "updates_submitted"), 5);
+		CHECK_EQ(epd_stat(d, "updates_completed"), 4);
 		for (size_t i = 0; i < n; i++)
 			if (t[i].marker == m + 1 || t[i].marker == m + 2)
 				em = &t[i];
 		CHECK_MSG(em, "no trace entry with marker %u or %u", m + 1, m + 2);
 		/* the merged update covers both rects, within their bounding box */
-		check_entry(em, bbox, "DU", 1, 1);
+		check_entry(em, bbox, "DU", 0, 1);
 		check_after(em, el);
-		check_after(e3, em);
 	} else {
 		struct epd_trace *e1 = by_marker(t, n, m + 1), *e2 = by_marker(t, n, m + 2);
 
-		CHECK_EQ(n, 4);
+		CHECK_EQ(n, 6);
 		CHECK_EQ(epd_stat(d, "updates_merged"), 0);
-		CHECK_EQ(epd_stat(d, "updates_completed"), 4);
-		check_entry(e1, u1, "DU", 1, 0);
-		check_entry(e2, u2, "DU", 1, 0);
+		CHECK_EQ(epd_stat(d, "updates_completed"), 5);
+		check_entry(e1, u1, "DU", 0, 0);
+		check_entry(e2, u2, "DU", 0, 0);
 		check_after(e1, el);
-		check_after(e2, e1);
-		check_after(e3, e2);
+		check_after(e2, el);
 	}
 	free(t);
+	CHECK_EQ(epd_stat(d, "collisions"), 1);
 
-	/* l exact; then DU (u3 with A2 changes no level) leaves ghosts at most */
+	/* l exact; then DU (u1, u2 and u3 with A2 change no level) leaves ghosts at most */
 	epd_model_apply(d, l.left, l.top, l.width, l.height, 16);
 	memcpy(mid, d->model, (size_t)W * H);
-	if (merge)
-		epd_model_apply(d, bbox.left, bbox.top, bbox.width, bbox.height, 2);
-	epd_model_apply(d, u1.left, u1.top, u1.width, u1.height, 2);
-	epd_model_apply(d, u2.left, u2.top, u2.width, u2.height, 2);
+	epd_model_apply(d, bbox.left, bbox.top, bbox.width, bbox.height, 2);
 	epd_read_panel(d, panel);
 	CHECK_GHOSTED_RECT(d, panel, mid, d->model, 2, 0, 0, W, H, "merge case", NULL);
 	memcpy(d->model, panel, (size_t)W * H);
@@ -366,18 +407,28 @@ scheme_case(struct epd *d, uint32_t scheme, const char *name, uint32_t m)
 	REQUIRE_RC(epd_update(d, l.left, l.top, l.width, l.height, WAVEFORM_MODE_INIT,
 			   UPDATE_MODE_FULL, m, 15, 0),
 		0);
+	/*
+	 * Over the INIT, a flashing update collides on all its pixels: it
+	 * starts (taking its pixels) at once, and its resubmission, queued
+	 * until the INIT ends, keeps the next update over r queued too.
+	 */
+	epd_fill(d, r.left, r.top, r.width, r.height, 0x80);
+	submit(d, r, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, m + 100);
 	epd_fill(d, r.left, r.top, r.width, r.height, 0x30);
 	submit(d, r, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL, m + 1);
 	epd_fill(d, r.left, r.top, r.width, r.height, 0xc0);
 	uint64_t second_write = epd_now_ns();
 
+	/* it changes the pixels the resubmission drives: they collide */
 	wait_marker(d, m + 1, 1);
+	wait_marker(d, m + 100, 1);
 	wait_marker(d, m, 0);
 	size_t n = read_trace(d, &t);
 	struct epd_trace *el = by_marker(t, n, m), *er = by_marker(t, n, m + 1);
 
-	CHECK_EQ(n, 2);
+	CHECK_EQ(n, 5);
 	check_after(er, el);
+	check_after(last_by_marker(t, n, m + 1), last_by_marker(t, n, m + 100));
 	if (er)
 		CHECK_MSG(er->start_ns > second_write,
 			"the queued update started before the second write: this machine was "

@@ -140,7 +140,7 @@ update_hang(struct epd *d)
 	epd_fill(d, 20, 100, 80, 60, 0x00);
 	uint64_t t0 = epd_now_ns();
 	send(d, 20, 100, 80, 60, WAVEFORM_MODE_GC16, 10);
-	/* overlaps the hung update: waits for it */
+	/* changes the pixels the hung update holds: they wait for it */
 	epd_fill(d, 20, 100, 80, 60, 0x50);
 	send(d, 20, 100, 80, 60, WAVEFORM_MODE_GC16, 11);
 	/* elsewhere: runs meanwhile */
@@ -166,7 +166,11 @@ update_hang(struct epd *d)
 
 	size_t n = epd_trace_read(d, &trace);
 	struct epd_trace *hung = epd_trace_find(trace, n, 10);
-	struct epd_trace *waiting = epd_trace_find(trace, n, 11);
+	/* 11 starts at once, but all its pixels collide: its resubmission drives them */
+	struct epd_trace *waiting = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (trace[i].marker == 11)
+			waiting = &trace[i];
 	struct epd_trace *beside = epd_trace_find(trace, n, 12);
 	CHECK_MSG(!hung, "the hung update is in the trace of completed updates");
 	REQUIRE(waiting && beside);

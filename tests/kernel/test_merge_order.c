@@ -4,7 +4,10 @@
  * past a queued update it overlaps. While a full-screen update is in flight,
  * A (GC16) and B (DU) are queued; then C (GC16) overlaps B and touches A.
  * Merging C into A would run C before B, and B's DU would then overwrite C's
- * gray with white where they overlap; C must run after B.
+ * gray with white where they overlap; C must run after B. (With collisions
+ * per pixel A and B, which change nothing the full-screen update drives to
+ * other levels, start beside it; C's gray collides, and is driven by its
+ * resubmission, its last trace line.)
  */
 #include "epd_test.h"
 
@@ -28,6 +31,17 @@ by_marker(const struct epd_trace *t, size_t n, uint32_t marker)
 		if (t[i].marker == marker)
 			return &t[i];
 	return NULL;
+}
+
+static const struct epd_trace *
+last_by_marker(const struct epd_trace *t, size_t n, uint32_t marker)
+{
+	const struct epd_trace *e = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].marker == marker)
+			e = &t[i];
+	return e;
 }
 
 static void
@@ -69,7 +83,7 @@ main(void)
 		epd_trace_print(&t[i]);
 	full = by_marker(t, n, M_FULL);
 	b = by_marker(t, n, M_B);
-	c = by_marker(t, n, M_C);
+	c = last_by_marker(t, n, M_C);
 	REQUIRE(full && b);
 	REQUIRE_MSG(by_marker(t, n, M_A) && by_marker(t, n, M_A)->submit_ns < full->end_ns,
 		"A was not queued behind the full-screen update: no conclusion");

@@ -3,7 +3,9 @@
  * A queued update is not starved by merges, and completions of other
  * updates do not keep a wait waiting.
  *
- * Q waits behind a long update B. A writer then alternates a 1-px column
+ * Q waits behind a long update B (queued behind the resubmission of an update
+ * that changed B's pixels, C: an update changing nothing in flight would
+ * start at once). A writer then alternates a 1-px column
  * beside Q at another temperature (it starts at once) and the same column
  * with Q's parameters (it touches Q). Were that column merged into Q, Q would
  * overlap the column in flight and wait for it, again and again for as long
@@ -28,7 +30,7 @@
 #define W 320
 #define H 240
 
-enum { M_B = 1, M_Q, M_LONG, M_TICK };
+enum { M_B = 1, M_Q, M_LONG, M_TICK, M_C };
 
 #define Q_LEFT    50
 #define Q_WIDTH   100
@@ -99,10 +101,15 @@ starved_by_merges(struct epd *d)
 	REQUIRE_RC(epd_update(d, 0, 0, 100, Q_HEIGHT, WAVEFORM_MODE_INIT, UPDATE_MODE_FULL, M_B,
 			   Q_TEMP, 0),
 		0);
+	epd_fill(d, Q_LEFT, 0, Q_WIDTH, Q_HEIGHT, 0x00);
+	REQUIRE_RC(epd_update(d, Q_LEFT, 0, Q_WIDTH, Q_HEIGHT, WAVEFORM_MODE_A2,
+			   UPDATE_MODE_PARTIAL, M_C, Q_TEMP, 0),
+		0);
 	REQUIRE_RC(epd_update(d, Q_LEFT, 0, Q_WIDTH, Q_HEIGHT, WAVEFORM_MODE_DU,
 			   UPDATE_MODE_PARTIAL, M_Q, Q_TEMP, 0),
 		0);
-	REQUIRE_EQ(epd_stat(d, "queued"), 1);
+	/* C's resubmission and Q */
+	REQUIRE_EQ(epd_stat(d, "queued"), 2);
 	start_waiter(&vsync, true, 0);
 	start_waiter(&q_wait, false, M_Q);
 
