@@ -75,6 +75,20 @@ static const struct file_operations epdfb_panel_fops = {
 	.release = epdfb_panel_release,
 };
 
+/*
+ * Updates in @list, an update and its resubmission counted once: as the
+ * update, and as the resubmission once the update completed.
+ */
+static unsigned int epdfb_count_updates(struct list_head *list)
+{
+	struct epdfb_update *upd;
+	unsigned int n = 0;
+
+	list_for_each_entry(upd, list, node)
+		n += !(upd->deferred && upd->twin);
+	return n;
+}
+
 static int epdfb_stats_show(struct seq_file *m, void *unused)
 {
 	struct epdfb_par *par = m->private;
@@ -115,8 +129,8 @@ static int epdfb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "power: %s\n", par->powered ? "on" : "off");
 	seq_printf(m, "power_downs: %llu\n", s->power_downs);
 	seq_printf(m, "power_down_ns: %llu\n", par->power_down_ns);
-	seq_printf(m, "in_flight: %u\n", par->n_in_flight);
-	seq_printf(m, "queued: %u\n", par->n_queued);
+	seq_printf(m, "in_flight: %u\n", epdfb_count_updates(&par->in_flight));
+	seq_printf(m, "queued: %u\n", epdfb_count_updates(&par->queue));
 	seq_printf(m, "queued_limit: %u\n", EPDFB_MAX_QUEUED);
 	seq_printf(m, "held: %u\n", par->held ? 1 : 0);
 	seq_printf(m, "snapshot_bytes: %zu\n", par->snapshot_bytes);

@@ -67,13 +67,16 @@ struct epdfb_waveform {
  * @merged: updates merged into this one
  * @seq: submission number; merged updates keep the oldest one's
  * @collided: when it started, some of its pixels were being driven by an
- *	update in flight to another level; they are driven later, by
- *	@resubmit, as the i.MX EPDC resubmits collided pixels
- * @resubmit: a record taken at allocation, for the pixels that collide when
+ *	update in flight to another level; they are driven later, by its
+ *	resubmission, as the i.MX EPDC resubmits collided pixels
+ * @resubmit: a record taken at allocation, for the pixels that wait when
  *	the update starts: no allocation in the start path
- * @deferred: the update drives only the pixels that collided when another
- *	one started, marked EPDFB_PIXEL_DEFERRED in par->owner, their levels
- *	in par->deferred
+ * @deferred: a resubmission: the update drives only the pixels that had to
+ *	wait when its update started, marked EPDFB_PIXEL_DEFERRED in
+ *	par->owner, their levels in par->deferred
+ * @twin: an update and its resubmission, while both are to complete: the
+ *	one that completes last completes the update (trace, counters)
+ * @whole: a resubmission's update's rect, for the trace
  * @lut: while in flight, the LUT driving its pixels (par->owner)
  * @flashing: the resolved waveform flashes
  * @automatic: a band of rows from deferred IO, never refused
@@ -112,6 +115,8 @@ struct epdfb_update {
 	bool collided;
 	struct epdfb_update *resubmit;
 	bool deferred;
+	struct epdfb_update *twin;
+	struct mxcfb_rect whole;
 	u8 lut;
 	bool flashing;
 	bool automatic;

@@ -177,6 +177,8 @@ static void epdfb_update_retire(struct epdfb_par *par,
 		epdfb_marker_record(par, upd->markers[m],
 				    upd->marker_collided[m], upd->error);
 	list_del(&upd->node);
+	if (upd->twin)
+		upd->twin->twin = NULL;
 	for (m = upd->n_markers; m-- > 0;) {
 		settled = !epdfb_marker_pending(par, upd->markers[m]);
 		/* a front end's completion takes every update's error */
@@ -228,15 +230,15 @@ static void epdfb_update_complete(struct epdfb_par *par,
 	if (wf)
 		par->stats.pixels_driven += par->ops->show(par, upd, wf);
 	epdfb_update_release(par, upd);
-	/* a resubmission's update is counted, and its pixels */
-	if (!upd->deferred) {
+	/* An update and its resubmission complete once, with the last one. */
+	if (!upd->twin) {
 		par->stats.updates_completed++;
 		if (upd->flashing)
 			par->stats.flashes++;
 		if (upd->waveform < ARRAY_SIZE(par->stats.per_waveform))
 			par->stats.per_waveform[upd->waveform]++;
+		epdfb_trace_add(par, upd);
 	}
-	epdfb_trace_add(par, upd);
 	epdfb_update_retire(par, upd);
 }
 
@@ -335,22 +337,29 @@ static void epdfb_update_take_pixels(struct epdfb_par *par,
 }
 
 /*
- * The collided pixels of @upd are driven by its resubmission, queued in its
+ * The pixels of @upd that wait are driven by its resubmission, queued in its
  * place with its markers, which starts once the updates driving them ended.
  */
 static void epdfb_update_resubmit(struct epdfb_par *par,
 				  struct epdfb_update *upd,
-				  const struct mxcfb_rect *rect)
+				  const struct mxcfb_rect *rect, bool collided)
 {
 	struct epdfb_update *again = upd->resubmit;
+	struct epdfb_update *other;
 	unsigned int m;
 
 	upd->resubmit = NULL;
-	upd->collided = true;
-	for (m = 0; m < upd->n_markers; m++)
-		upd->marker_collided[m] = true;
-	par->stats.collisions++;
+	if (collided) {
+		upd->collided = true;
+		for (m = 0; m < upd->n_markers; m++)
+			upd->marker_collided[m] = true;
+		par->stats.collisions++;
+	}
 
+	again->twin = upd;
+	upd->twin = again;
+	again->whole = upd->rect;
+	again->merged = upd->merged;
 	again->rect = *rect;
 	again->waveform = upd->waveform;
 	again->mode = upd->mode;
@@ -365,21 +374,28 @@ static void epdfb_update_resubmit(struct epdfb_par *par,
 	/* shown, but timed without a temperature reading: its markers say so */
 	again->error = upd->error;
 	again->automatic = upd->automatic;
-	again->collided = true;
+	again->collided = upd->collided;
 	again->deferred = true;
 	list_add(&again->node, &upd->node);
 	par->n_queued++;
+
+	/* due once the updates it waits for ended (a hung one abandoned) */
+	again->due_ns = upd->start_ns;
+	list_for_each_entry(other, &par->in_flight, node)
+		again->due_ns = max(again->due_ns, other->end_ns);
+	again->due_ns += upd->end_ns - upd->start_ns;
+	epdfb_marker_waits_follow(par, again, upd->start_ns);
 }
 
 /*
  * Hands the pixels of an update that starts, captured in par->deferred, out
  * per pixel. One no update in flight drives is the update's. One being
- * driven to the same level is left to the update driving it, which @upd
- * then does not end before. One being driven to another level collides:
- * its level stays in par->deferred, for the resubmission. A flashing update
- * drives every pixel of its rect, so all it finds in flight collide, and so
- * do those an update that failed holds. An update that failed takes the
- * free pixels only, and shows nothing.
+ * driven to the same level is left to the update driving it, if that one
+ * ends first; else it waits, as one being driven to another level does,
+ * which collides: its level stays in par->deferred, for the resubmission.
+ * A flashing update drives every pixel of its rect, so all it finds in
+ * flight collide, and so do those an update that failed holds. An update
+ * that failed takes the free pixels only, and shows nothing.
  */
 static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 {
@@ -387,10 +403,16 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 	struct mxcfb_rect box = { 0 };
 	u8 mine = (upd->lut + 1) | (upd->failed ? EPDFB_PIXEL_HELD : 0);
 	struct epdfb_update *other;
-	u32 shared = 0;
+	u32 later = 0;
+	bool collided = false;
 	u32 x, y;
 	size_t i;
 	u8 own;
+
+	/* the LUTs that end after @upd */
+	list_for_each_entry(other, &par->in_flight, node)
+		if (other->end_ns > upd->end_ns)
+			later |= 1u << other->lut;
 
 	for (y = r->top; y < r->top + r->height; y++) {
 		i = (size_t)y * par->width + r->left;
@@ -403,11 +425,11 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 			}
 			if (upd->failed)
 				continue;
-			if (!(own & EPDFB_PIXEL_HELD) && !upd->flashing &&
-			    par->flight[i] == par->deferred[i]) {
-				shared |= 1u << ((own & EPDFB_PIXEL_LUT) - 1);
+			if ((own & EPDFB_PIXEL_HELD) || upd->flashing ||
+			    par->flight[i] != par->deferred[i])
+				collided = true;
+			else if (!(later & (1u << ((own & EPDFB_PIXEL_LUT) - 1))))
 				continue;
-			}
 			par->owner[i] = own | EPDFB_PIXEL_DEFERRED;
 			if (!box.width)
 				box = (struct mxcfb_rect){ .top = y, .left = x,
@@ -421,13 +443,7 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 	}
 	upd->pixels = par->flight + (size_t)r->top * par->width + r->left;
 	if (box.width)
-		epdfb_update_resubmit(par, upd, &box);
-	if (!shared)
-		return;
-	/* It ends with the updates it left pixels to. */
-	list_for_each_entry(other, &par->in_flight, node)
-		if (shared & (1u << other->lut))
-			upd->end_ns = max(upd->end_ns, other->end_ns);
+		epdfb_update_resubmit(par, upd, &box, collided);
 }
 
 /* Whether the pixels a resubmission drives are no longer driven. */

@@ -18,7 +18,7 @@ void epdfb_trace_add(struct epdfb_par *par,
 	e->waveform = upd->waveform;
 	e->mode = upd->mode;
 	e->flags = upd->flags;
-	e->rect = upd->rect;
+	e->rect = upd->deferred ? upd->whole : upd->rect;
 	e->submit_ns = upd->submit_ns;
 	e->start_ns = upd->start_ns;
 	e->end_ns = upd->end_ns;

@@ -87,7 +87,10 @@ char *vl_panel_model_trace_text(struct vl_panel_model *model);
 int vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info);
 /*
  * The updates the panel is driving now, oldest first, at most max: what a
- * trace line will say of them once complete (their end_ns is due).
+ * trace line will say of them once complete (their end_ns is due). Pixels
+ * that collided when an update started are driven by its resubmission, once
+ * the update driving them ended: an entry of its own, with the update's
+ * marker, its rect that of those pixels.
  */
 size_t vl_panel_model_in_flight(
 	struct vl_panel_model *model, struct vl_panel_model_trace *updates, size_t max);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -236,10 +237,10 @@ test_submissions_wake(void **state)
 /*
  * At a slow time scale the first update is still in flight when the others
  * come. The one over it that changes its pixels again collides: it starts
- * at once, and its pixels are driven again once the first ended, by its
- * resubmission queued in its place. The next one over it waits behind that
- * resubmission, and the one beside that one merges into it, both markers
- * completing with the merged update.
+ * at once, and its pixels are driven once the first ended, by its
+ * resubmission queued in its place; its trace line is the resubmission's.
+ * The next one over it waits behind that resubmission, and the one beside
+ * that one merges into it, both markers completing with the merged update.
  */
 static void
 test_collide_and_merge(void **state)
@@ -263,25 +264,22 @@ test_collide_and_merge(void **state)
 	assert_int_equal(collided, 1);
 	assert_int_equal(vl_panel_model_wait(model, 3, &collided), 0);
 	assert_int_equal(collided, 0);
-	assert_int_equal(vl_panel_model_trace(model, trace, 5), 4);
-	/* 2 started at once, drove none of its pixels, and ended first */
-	assert_int_equal(trace[0].marker, 2);
-	assert_true(trace[0].collided);
-	assert_int_equal(trace[1].marker, 1);
-	assert_false(trace[1].collided);
-	assert_true(trace[0].start_ns < trace[1].end_ns);
-	/* its resubmission, once 1 ended */
-	assert_int_equal(trace[2].marker, 2);
-	assert_true(trace[2].collided);
-	assert_int_equal(trace[2].rect.width, 50);
-	assert_true(trace[2].start_ns >= trace[1].end_ns);
-	assert_int_equal(trace[3].marker, 3);
-	assert_int_equal(trace[3].merged, 1);
-	assert_false(trace[3].collided);
-	assert_int_equal(trace[3].rect.left, 0);
-	assert_int_equal(trace[3].rect.width, 100);
-	assert_int_equal(trace[3].rect.height, 50);
-	assert_true(trace[3].start_ns >= trace[1].end_ns);
+	assert_int_equal(vl_panel_model_trace(model, trace, 5), 3);
+	assert_int_equal(trace[0].marker, 1);
+	assert_false(trace[0].collided);
+	/* 2's pixels, driven by its resubmission once 1 ended */
+	assert_int_equal(trace[1].marker, 2);
+	assert_true(trace[1].collided);
+	assert_int_equal(trace[1].rect.width, 50);
+	assert_true(trace[1].start_ns >= trace[0].end_ns);
+	assert_int_equal(trace[1].end_ns - trace[1].start_ns, DU_MS * 1000000ULL * 5);
+	assert_int_equal(trace[2].marker, 3);
+	assert_int_equal(trace[2].merged, 1);
+	assert_false(trace[2].collided);
+	assert_int_equal(trace[2].rect.left, 0);
+	assert_int_equal(trace[2].rect.width, 100);
+	assert_int_equal(trace[2].rect.height, 50);
+	assert_true(trace[2].start_ns >= trace[0].end_ns);
 	vl_panel_model_destroy(model);
 }
 
@@ -326,24 +324,35 @@ test_pixel_collisions(void **state)
 	assert_int_equal(submit(model, 30, 0, 30, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
 	/* the second runs beside the first; its collided pixels wait */
 	assert_int_equal(vl_panel_model_in_flight(model, running, 4), 2);
+	assert_false(running[0].collided);
+	assert_true(running[1].collided);
+	assert_true(running[1].start_ns < running[0].end_ns);
+	uint64_t first_end_ns = running[0].end_ns;
+	/* both ended: the second's other pixels show, the collided ones wait */
+	while (vl_panel_model_completions(model) < 2)
+		usleep(1000);
+	vl_panel_model_read(model, panel);
+	assert_int_equal(count_levels(panel, 40, 0, 20, 20, 0, 0x20), 20 * 20);
+	assert_int_equal(count_levels(panel, 30, 0, 10, 20, 0, 0x20), 10 * 20);
+	assert_int_equal(vl_panel_model_in_flight(model, running, 4), 1);
+	/* only the collided pixels, once the first ended */
+	assert_int_equal(running[0].rect.left, 30);
+	assert_int_equal(running[0].rect.width, 10);
+	assert_int_equal(running[0].rect.height, 20);
+	assert_true(running[0].start_ns >= first_end_ns);
 	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
 	assert_int_equal(collided, 1);
 	assert_int_equal(vl_panel_model_wait(model, 1, &collided), 0);
 	assert_int_equal(collided, 0);
-	assert_int_equal(vl_panel_model_trace(model, trace, 4), 3);
+	/* a line per update: the second's is its resubmission's, over its rect */
+	assert_int_equal(vl_panel_model_trace(model, trace, 4), 2);
 	assert_int_equal(trace[0].marker, 1);
 	assert_false(trace[0].collided);
 	assert_int_equal(trace[1].marker, 2);
 	assert_true(trace[1].collided);
-	assert_true(trace[1].start_ns < trace[0].end_ns);
-	/* the collided pixels only, once the first ended */
-	assert_int_equal(trace[2].marker, 2);
-	assert_true(trace[2].collided);
-	assert_int_equal(trace[2].rect.left, 30);
-	assert_int_equal(trace[2].rect.top, 0);
-	assert_int_equal(trace[2].rect.width, 10);
-	assert_int_equal(trace[2].rect.height, 20);
-	assert_true(trace[2].start_ns >= trace[0].end_ns);
+	assert_int_equal(trace[1].rect.left, 30);
+	assert_int_equal(trace[1].rect.width, 30);
+	assert_true(trace[1].start_ns >= trace[0].end_ns);
 	/* the last content sent: black, white where the second changed it, black */
 	vl_panel_model_read(model, panel);
 	assert_int_equal(count_levels(panel, 0, 0, 30, 20, 0, 0x20), 30 * 20);
