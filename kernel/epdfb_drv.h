@@ -149,6 +149,9 @@ static inline size_t epdfb_update_stride(u32 panel_width,
  * @show: drive the panel to the update's pixels; returns pixels driven
  * @read_panel: copy what the panel physically shows, one byte per pixel
  * @ghost_milli: mean residual image over the panel, in 1/1000 gray level
+ * @retarget: the update driving the pixel at offset @i toward @to with
+ *	@wf, @progress (in 1/256) of the way, is cut off there, for another
+ *	to drive the pixel from the state it is in; NULL if the panel cannot
  */
 struct epdfb_panel_ops {
 	const struct epdfb_waveform *waveforms;
@@ -160,6 +163,8 @@ struct epdfb_panel_ops {
 		    const struct epdfb_waveform *wf);
 	void (*read_panel)(struct epdfb_par *par, u8 *dst);
 	u64 (*ghost_milli)(struct epdfb_par *par);
+	void (*retarget)(struct epdfb_par *par, size_t i, u8 to, u32 progress,
+			 const struct epdfb_waveform *wf);
 };
 
 struct epdfb_stats {

@@ -10,8 +10,12 @@
  * once. The collided pixels are then driven by a resubmission queued in
  * the update's place, so the panel ends with what was sent last. A pixel
  * the update would drive to the level it is being driven to already is
- * left to the update driving it. Queued updates keep their order: one
- * waits for a queued update ahead of it that it overlaps.
+ * left to the update driving it (if that one ends first; else it waits
+ * too, without a collision). A pixel a fast waveform (DU, A2) drives is
+ * retargeted by an update with a fast waveform: it takes the pixel over at
+ * once, and the panel model pays for the cut-off push in ghost. Queued
+ * updates keep their order: one waits for a queued update ahead of it that
+ * it overlaps.
  *
  * Everything runs in process context under par->lock; a single delayed
  * work item is armed for the earliest completion, so nothing is scheduled
@@ -388,31 +392,72 @@ static void epdfb_update_resubmit(struct epdfb_par *par,
 }
 
 /*
+ * A two-level waveform that does not flash (DU, A2) pushes a pixel straight
+ * toward black or white: another such push may take the pixel over from
+ * wherever the first left it.
+ */
+static bool epdfb_waveform_fast(const struct epdfb_par *par, u32 id)
+{
+	const struct epdfb_waveform *wf = epdfb_find_waveform(par, id);
+
+	return wf && wf->gray_levels == 2 &&
+	       !(wf->flags & (EPDFB_WAVEFORM_FLASHING |
+			      EPDFB_WAVEFORM_FLASHING_FULL));
+}
+
+/* Takes the pixel at @i over from @from, the update driving it, cut off. */
+static void epdfb_update_retarget(struct epdfb_par *par,
+				  struct epdfb_update *upd,
+				  const struct epdfb_update *from, size_t i)
+{
+	u64 span = from->end_ns - from->start_ns;
+	u32 progress = 256;
+
+	if (upd->start_ns < from->end_ns && span)
+		progress = div64_u64((upd->start_ns - from->start_ns) * 256,
+				     span);
+	par->ops->retarget(par, i, par->flight[i], progress,
+			   epdfb_find_waveform(par, from->waveform));
+	par->flight[i] = par->deferred[i];
+	par->owner[i] = upd->lut + 1;
+}
+
+/*
  * Hands the pixels of an update that starts, captured in par->deferred, out
  * per pixel. One no update in flight drives is the update's. One being
  * driven to the same level is left to the update driving it, if that one
  * ends first; else it waits, as one being driven to another level does,
  * which collides: its level stays in par->deferred, for the resubmission.
- * A flashing update drives every pixel of its rect, so all it finds in
- * flight collide, and so do those an update that failed holds. An update
- * that failed takes the free pixels only, and shows nothing.
+ * But a pixel a fast waveform (DU, A2) drives to another level is retargeted
+ * by an update with a fast waveform: it takes the pixel over at once. A
+ * flashing update drives every pixel of its rect, so all it finds in flight
+ * collide, and so do those an update that failed holds. An update that
+ * failed takes the free pixels only, and shows nothing.
  */
 static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 {
 	const struct mxcfb_rect *r = &upd->rect;
 	struct mxcfb_rect box = { 0 };
 	u8 mine = (upd->lut + 1) | (upd->failed ? EPDFB_PIXEL_HELD : 0);
+	struct epdfb_update *by_lut[EPDFB_MAX_IN_FLIGHT] = { NULL };
+	bool fast = par->ops->retarget && !upd->flashing &&
+		    epdfb_waveform_fast(par, upd->waveform);
 	struct epdfb_update *other;
-	u32 later = 0;
+	u32 later = 0, retargets = 0;
 	bool collided = false;
 	u32 x, y;
 	size_t i;
 	u8 own;
 
-	/* the LUTs that end after @upd */
-	list_for_each_entry(other, &par->in_flight, node)
+	/* the LUTs that end after @upd, and those it may take pixels from */
+	list_for_each_entry(other, &par->in_flight, node) {
+		by_lut[other->lut] = other;
 		if (other->end_ns > upd->end_ns)
 			later |= 1u << other->lut;
+		if (fast && !other->failed &&
+		    epdfb_waveform_fast(par, other->waveform))
+			retargets |= 1u << other->lut;
+	}
 
 	for (y = r->top; y < r->top + r->height; y++) {
 		i = (size_t)y * par->width + r->left;
@@ -425,6 +470,14 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 			}
 			if (upd->failed)
 				continue;
+			if (!(own & EPDFB_PIXEL_HELD) && !upd->flashing &&
+			    par->flight[i] != par->deferred[i] &&
+			    (retargets & (1u << ((own & EPDFB_PIXEL_LUT) - 1)))) {
+				epdfb_update_retarget(par, upd,
+						      by_lut[(own & EPDFB_PIXEL_LUT) - 1],
+						      i);
+				continue;
+			}
 			if ((own & EPDFB_PIXEL_HELD) || upd->flashing ||
 			    par->flight[i] != par->deferred[i])
 				collided = true;

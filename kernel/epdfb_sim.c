@@ -137,6 +137,33 @@ static u64 epdfb_sim_show(struct epdfb_par *par,
 	return driven;
 }
 
+/*
+ * A two-level waveform pushes a pixel straight toward black or white: cut
+ * off, the pixel is where the push left it (it switches halfway, as frames
+ * show it), and the push's share of a transition is residual all the same,
+ * as the DC it put in is never balanced: the ghost of the cut transition
+ * in proportion to how far it went.
+ */
+static void epdfb_sim_retarget(struct epdfb_par *par, size_t i, u8 to,
+			       u32 progress, const struct epdfb_waveform *wf)
+{
+	struct epdfb_sim *sim = par->panel;
+	u8 cur = sim->level[i];
+	u32 ghost;
+
+	if (to == cur)
+		return;
+	ghost = sim->ghost[i] +
+		abs(cur - to) * progress / 256 * wf->ghost_gain / 256;
+	ghost = min_t(u32, ghost, EPDFB_SIM_GHOST_MAX);
+	sim->ghost_sum += ghost - sim->ghost[i];
+	sim->ghost[i] = ghost;
+	if (progress >= 128) {
+		sim->previous[i] = cur;
+		sim->level[i] = to;
+	}
+}
+
 static void epdfb_sim_read_panel(struct epdfb_par *par, u8 *dst)
 {
 	size_t count = (size_t)par->width * par->height;
@@ -174,5 +201,6 @@ const struct epdfb_panel_ops epdfb_sim_ops = {
 	.show = epdfb_sim_show,
 	.read_panel = epdfb_sim_read_panel,
 	.ghost_milli = epdfb_sim_ghost_milli,
+	.retarget = epdfb_sim_retarget,
 };
 EXPORT_SYMBOL_NS_GPL(epdfb_sim_ops, EPDPANEL);

@@ -109,7 +109,8 @@ one_pass(struct epd *d, bool temperature_error)
 	 * them when they start together.
 	 */
 	epd_fill(d, 0, 0, 100, GROUPS * 20, 0x00);
-	REQUIRE_RC(epd_update(d, 0, 0, 100, GROUPS * 20, WAVEFORM_MODE_A2, UPDATE_MODE_PARTIAL,
+	/* GL16: the groups' A2 cannot retarget its pixels */
+	REQUIRE_RC(epd_update(d, 0, 0, 100, GROUPS * 20, WAVEFORM_MODE_GL16, UPDATE_MODE_PARTIAL,
 			   M_COVER, 25, 0),
 		0);
 	epd_fill(d, 0, 0, 100, GROUPS * 20, 0xff);

@@ -3,7 +3,8 @@
  * What MXCFB_WAIT_FOR_UPDATE_COMPLETE reports per marker: collision_test of
  * a reused marker is that of its latest update, which collides only where
  * it changes pixels an update in flight is driving to another level: those
- * pixels wait, the rest of it starts at once; each marker of a merged
+ * pixels wait, the rest of it starts at once, unless both are fast (DU, A2)
+ * and the pixels are retargeted; each marker of a merged
  * update reports whether its update collided; an update whose pixels
  * could not be captured when it started reports EIO to its waiter and
  * leaves the panel as it was.
@@ -124,7 +125,8 @@ pixel_collisions(struct epd *d)
 	epd_trace_clear(d);
 	epd_stats_reset(d);
 	epd_fill(d, 0, 150, 40, 20, 0x00);
-	send(d, 0, 150, 40, 20, WAVEFORM_MODE_DU, 42);
+	/* GC16: not retargeted (below) */
+	send(d, 0, 150, 40, 20, WAVEFORM_MODE_GC16, 42);
 	epd_fill(d, 30, 150, 10, 20, 0xff);
 	epd_fill(d, 40, 150, 20, 20, 0x00);
 	send(d, 30, 150, 30, 20, WAVEFORM_MODE_DU, 43);
@@ -165,6 +167,34 @@ pixel_collisions(struct epd *d)
 		for (uint32_t x = 0; x < 60; x++)
 			CHECK_MSG((x >= 30 && x < 40) ? panel[y * W + x] >= 0xc0
 						      : panel[y * W + x] <= 0x20,
+				"panel at %u,%u: 0x%02x", x, y, panel[y * W + x]);
+
+	epd_phase("a DU's pixels changed again by an A2 are retargeted, no collision");
+	epd_trace_clear(d);
+	epd_fill(d, 0, 172, 40, 20, 0x00);
+	send(d, 0, 172, 40, 20, WAVEFORM_MODE_DU, 44);
+	epd_sleep_ms(100);
+	epd_fill(d, 20, 172, 20, 20, 0xff);
+	send(d, 20, 172, 20, 20, WAVEFORM_MODE_A2, 45);
+	CHECK_EQ(epd_stat(d, "in_flight"), 2);
+	CHECK_EQ(epd_stat(d, "queued"), 0);
+	CHECK_EQ(wait_collision(d, 45), 0);
+	CHECK_EQ(wait_collision(d, 44), 0);
+	n = epd_trace_read(d, &t);
+	for (size_t i = 0; i < n; i++)
+		epd_trace_print(&t[i]);
+	CHECK_EQ(n, 2);
+	a = entry(t, n, 44, 0);
+	b = entry(t, n, 45, 0);
+	if (a && b) {
+		CHECK_EQ(b->collided, 0);
+		CHECK_MSG(b->start_ns < a->end_ns, "the A2 waited for the DU");
+	}
+	free(t);
+	epd_read_panel(d, panel);
+	for (uint32_t y = 172; y < 192; y++)
+		for (uint32_t x = 0; x < 40; x++)
+			CHECK_MSG(x >= 20 ? panel[y * W + x] >= 0xc0 : panel[y * W + x] <= 0x20,
 				"panel at %u,%u: 0x%02x", x, y, panel[y * W + x]);
 	free(panel);
 }

@@ -6,7 +6,8 @@
  * shows 16 levels; bad requests get the driver's errors and change
  * nothing; an update that changes pixels another is driving collides on
  * those pixels only, which wait, and the next one that touches it merges
- * into the queued one; DU toggles leave a ghost that a flash clears; frames
+ * into the queued one; a DU's or A2's pixels are retargeted by an A2 at
+ * once, with a ghost for the cut-off push; DU toggles leave a ghost that a flash clears; frames
  * of updates in flight show a flash going black and white, DU switching
  * halfway and GL16 fading; a model cancelled with updates in flight ends
  * its waits with ENODEV. Its submitted fd wakes a reader for each accepted
@@ -315,10 +316,11 @@ test_pixel_collisions(void **state)
 	assert_int_equal(count_levels(panel, 0, 0, 60, 20, 0, 0x20), 60 * 20);
 	vl_panel_model_destroy(model);
 
-	/* the second turns x 30..39 white again while the first drives them black */
+	/* the second turns x 30..39 white again while the first (GC16) drives them black */
 	model = create(500);
 	fill(model, 0, 0, 40, 20, 0);
-	assert_int_equal(submit(model, 0, 0, 40, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), 0);
+	assert_int_equal(
+		submit(model, 0, 0, 40, 20, WAVEFORM_MODE_GC16, UPDATE_MODE_PARTIAL, 1), 0);
 	fill(model, 30, 0, 10, 20, 0xff);
 	fill(model, 40, 0, 20, 20, 0);
 	assert_int_equal(submit(model, 30, 0, 30, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 2), 0);
@@ -358,6 +360,61 @@ test_pixel_collisions(void **state)
 	assert_int_equal(count_levels(panel, 0, 0, 30, 20, 0, 0x20), 30 * 20);
 	assert_int_equal(count_levels(panel, 30, 0, 10, 20, 0xc0, 0xff), 10 * 20);
 	assert_int_equal(count_levels(panel, 40, 0, 20, 20, 0, 0x20), 20 * 20);
+	vl_panel_model_destroy(model);
+}
+
+/*
+ * A pixel a fast waveform (DU, A2) is driving is retargeted by a fast
+ * update: it takes the pixel over where the first left it, without waiting
+ * or colliding, and the new content settles one waveform after it was sent.
+ * The cut-off push leaves a ghost; one driven to its end leaves less.
+ */
+static void
+test_retarget(void **state)
+{
+	struct vl_panel_model *model = create(500);
+	struct vl_panel_model_trace trace[4], running[4];
+	static uint8_t panel[W * H];
+	uint32_t collided = 7;
+	(void)state;
+
+	fill(model, 0, 0, 40, 20, 0);
+	assert_int_equal(submit(model, 0, 0, 40, 20, WAVEFORM_MODE_DU, UPDATE_MODE_PARTIAL, 1), 0);
+	/* three quarters of the DU's way, x 20..39 turn white again with A2 */
+	usleep(DU_MS * 5 * 3 / 4 * 1000);
+	fill(model, 20, 0, 20, 20, 0xff);
+	assert_int_equal(submit(model, 20, 0, 20, 20, WAVEFORM_MODE_A2, UPDATE_MODE_PARTIAL, 2), 0);
+	assert_int_equal(vl_panel_model_in_flight(model, running, 4), 2);
+	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
+	assert_int_equal(collided, 0);
+	assert_int_equal(vl_panel_model_wait(model, 1, &collided), 0);
+	assert_int_equal(collided, 0);
+	/* a line each, the A2 started at once and took its own time */
+	assert_int_equal(vl_panel_model_trace(model, trace, 4), 2);
+	assert_int_equal(trace[0].marker, 1);
+	assert_int_equal(trace[1].marker, 2);
+	assert_false(trace[1].collided);
+	assert_int_equal(trace[1].end_ns - trace[1].start_ns, 120 * 1000000ULL * 5);
+	assert_true(trace[1].start_ns < trace[0].end_ns);
+	vl_panel_model_read(model, panel);
+	/* the first's black where it was not retargeted */
+	assert_int_equal(count_levels(panel, 0, 0, 20, 20, 0, 0x20), 20 * 20);
+	/* white, with the ghost of the push to black that was cut (A2's gain on it) */
+	assert_int_equal(count_levels(panel, 20, 0, 20, 20, 0xc0, 0xfe), 20 * 20);
+	vl_panel_model_destroy(model);
+
+	/* GC16 is not retargeted: the A2 collides and waits */
+	model = create(500);
+	fill(model, 0, 0, 40, 20, 0);
+	assert_int_equal(
+		submit(model, 0, 0, 40, 20, WAVEFORM_MODE_GC16, UPDATE_MODE_PARTIAL, 1), 0);
+	fill(model, 20, 0, 20, 20, 0xff);
+	assert_int_equal(submit(model, 20, 0, 20, 20, WAVEFORM_MODE_A2, UPDATE_MODE_PARTIAL, 2), 0);
+	assert_int_equal(vl_panel_model_wait(model, 2, &collided), 0);
+	assert_int_equal(collided, 1);
+	assert_int_equal(vl_panel_model_trace(model, trace, 4), 2);
+	assert_int_equal(trace[1].marker, 2);
+	assert_true(trace[1].start_ns >= trace[0].end_ns);
 	vl_panel_model_destroy(model);
 }
 
@@ -485,6 +542,7 @@ main(void)
 		cmocka_unit_test(test_submissions_wake),
 		cmocka_unit_test(test_collide_and_merge),
 		cmocka_unit_test(test_pixel_collisions),
+		cmocka_unit_test(test_retarget),
 		cmocka_unit_test(test_ghost_and_flash),
 		cmocka_unit_test(test_frames_in_flight),
 		cmocka_unit_test(test_cancel_in_flight),
