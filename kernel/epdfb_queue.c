@@ -39,6 +39,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -208,6 +209,7 @@ static void epdfb_update_release(struct epdfb_par *par,
 	u32 x, y;
 
 	for (y = r->top; y < r->top + r->height; y++) {
+		cond_resched();
 		i = (size_t)y * par->width + r->left;
 		for (x = 0; x < r->width; x++, i++)
 			if (epdfb_update_drives(par, upd, i))
@@ -460,6 +462,7 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 	}
 
 	for (y = r->top; y < r->top + r->height; y++) {
+		cond_resched();
 		i = (size_t)y * par->width + r->left;
 		for (x = r->left; x < r->left + r->width; x++, i++) {
 			own = par->owner[i];
@@ -508,6 +511,7 @@ static bool epdfb_deferred_ready(struct epdfb_par *par,
 	u32 x, y;
 
 	for (y = r->top; y < r->top + r->height; y++) {
+		cond_resched();
 		i = (size_t)y * par->width + r->left;
 		for (x = 0; x < r->width; x++, i++)
 			if ((par->owner[i] & EPDFB_PIXEL_DEFERRED) &&
@@ -526,6 +530,7 @@ static void epdfb_update_take_deferred(struct epdfb_par *par,
 	u32 x, y;
 
 	for (y = r->top; y < r->top + r->height; y++) {
+		cond_resched();
 		i = (size_t)y * par->width + r->left;
 		for (x = 0; x < r->width; x++, i++) {
 			if (!(par->owner[i] & EPDFB_PIXEL_DEFERRED))
