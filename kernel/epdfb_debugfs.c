@@ -76,16 +76,17 @@ static const struct file_operations epdfb_panel_fops = {
 };
 
 /*
- * Updates in @list, an update and its resubmission counted once: as the
- * update, and as the resubmission once the update completed.
+ * Updates in flight, an update and its resubmission counted once: queued
+ * while the resubmission is (it has not started, the update waits for it),
+ * else in flight. A resubmission starts with a start time.
  */
-static unsigned int epdfb_count_updates(struct list_head *list)
+static unsigned int epdfb_count_in_flight(struct epdfb_par *par)
 {
 	struct epdfb_update *upd;
 	unsigned int n = 0;
 
-	list_for_each_entry(upd, list, node)
-		n += !(upd->deferred && upd->twin);
+	list_for_each_entry(upd, &par->in_flight, node)
+		n += !upd->twin || (!upd->deferred && upd->twin->start_ns);
 	return n;
 }
 
@@ -129,8 +130,8 @@ static int epdfb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "power: %s\n", par->powered ? "on" : "off");
 	seq_printf(m, "power_downs: %llu\n", s->power_downs);
 	seq_printf(m, "power_down_ns: %llu\n", par->power_down_ns);
-	seq_printf(m, "in_flight: %u\n", epdfb_count_updates(&par->in_flight));
-	seq_printf(m, "queued: %u\n", epdfb_count_updates(&par->queue));
+	seq_printf(m, "in_flight: %u\n", epdfb_count_in_flight(par));
+	seq_printf(m, "queued: %u\n", par->n_queued);
 	seq_printf(m, "queued_limit: %u\n", EPDFB_MAX_QUEUED);
 	seq_printf(m, "held: %u\n", par->held ? 1 : 0);
 	seq_printf(m, "snapshot_bytes: %zu\n", par->snapshot_bytes);

@@ -123,7 +123,12 @@ flood(struct epdrm *e, struct epdrm_fb *gray)
 static void
 damage_flood(void)
 {
-	const unsigned int height = 1200, boxes = 72;
+	/*
+	 * Each band's box collides with the whole panel's update: 15 bands
+	 * start (holding a LUT each, their box waiting, resubmitted) before
+	 * 64 are queued
+	 */
+	const unsigned int height = 1400, boxes = 84;
 	struct epdrm e;
 	struct fbdev f;
 	struct fb_var_screeninfo var;
@@ -132,7 +137,7 @@ damage_flood(void)
 
 	epd_phase("the emulation's damage fills the queue while the whole panel updates");
 	/* DU of the whole panel takes 3.9 s, its GC16 6.75 s, a DU band 3.9 s */
-	epdrm_load("width=320 height=1200 time_scale=1500");
+	epdrm_load("width=320 height=1400 time_scale=1500");
 	fbdev_open(&f);
 	REQUIRE_OK(ioctl(f.fd, FBIOGET_VSCREENINFO, &var));
 	var.activate = FB_ACTIVATE_NOW | FB_ACTIVATE_FORCE;
@@ -142,7 +147,7 @@ damage_flood(void)
 	/* gray below the boxes: the whole panel is GC16, each box's band DU */
 	long long submitted = epd_stat(&e.panel, "updates_submitted");
 	fbdev_fill(&f, 0, 0, W, height, 0xffffff);
-	fbdev_fill(&f, 0, 1180, W, height - 1180, 0x808080);
+	fbdev_fill(&f, 0, height - 20, W, 20, 0x808080);
 	REQUIRE_OK(fsync(f.fd));
 	for (int t = 0; t < 1000 && epd_stat(&e.panel, "updates_submitted") == submitted; t++)
 		epd_sleep_ms(5);
