@@ -243,10 +243,18 @@ main(void)
 		epd_sleep_ms(50);
 		REQUIRE(epdrm_wait_idle(&e));
 	}
+	/*
+	 * The box shows before the restore's update completes: the pixels the
+	 * flood's updates still drove wait for them, resubmitted.
+	 */
+	REQUIRE(epdrm_wait_idle(&e));
 	n = epd_trace_read(&e.panel, &trace);
 	bool whole = false;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		whole |= trace[i].width == W && trace[i].height == H;
+		if (trace[i].width == W || i + 1 == n)
+			epd_trace_print(&trace[i]);
+	}
 	free(trace);
 	CHECK_MSG(whole, "no update of the whole panel after the master exited (%zu updates)", n);
 	CHECK_MSG(panel_at(&e, BOX_X, BOX_Y) < 0x20,

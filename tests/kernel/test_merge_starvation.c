@@ -108,8 +108,8 @@ starved_by_merges(struct epd *d)
 	REQUIRE_RC(epd_update(d, Q_LEFT, 0, Q_WIDTH, Q_HEIGHT, WAVEFORM_MODE_DU,
 			   UPDATE_MODE_PARTIAL, M_Q, Q_TEMP, 0),
 		0);
-	/* Q, behind C's resubmission, which counts with C (in flight) */
-	REQUIRE_EQ(epd_stat(d, "queued"), 1);
+	/* Q behind C's resubmission: C waits, queued, for B */
+	REQUIRE_EQ(epd_stat(d, "queued"), 2);
 	start_waiter(&vsync, true, 0);
 	start_waiter(&q_wait, false, M_Q);
 
