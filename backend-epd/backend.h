@@ -21,8 +21,9 @@
 #define VL_EPD_MAX_FLUSHES_IN_FLIGHT 16
 /*
  * Flushes in flight over one pixel: one on the panel and one queued behind
- * it in the driver. Newer content for that pixel waits, merging, and frames
- * are held meanwhile.
+ * it in the driver (or, on a device that retargets fast waveforms, a fast
+ * one that took a fast one's pixels over). Newer content for that pixel
+ * waits, merging, and frames are held meanwhile.
  */
 #define VL_EPD_MAX_DEPTH 2
 /* Updates one flush may submit; the merge stage caps a flush at this. */
@@ -103,6 +104,8 @@ struct vl_epd_flush_record {
 	/* each update's, for feedback on an area */
 	const char *waveforms[VL_EPD_MAX_UPDATES_PER_FLUSH];
 	bool flashing[VL_EPD_MAX_UPDATES_PER_FLUSH];
+	/* each update's waveform is a fast one (DU, A2) that does not flash */
+	bool fast[VL_EPD_MAX_UPDATES_PER_FLUSH];
 };
 
 /* A commit waiting for the panel; its feedback fires once its flush completed. */

@@ -697,6 +697,7 @@ vl_epd_drm_open(const char *path, char *error, size_t error_size)
 		vl_epd_waveform_table_default(&drm->base.waveforms);
 	}
 	drm->base.has_update_ioctls = drm->epd;
+	drm->base.retargets_fast = drm->epd;
 	drm->base.group_max = drm->epd ? EPDRM_CLIPS_MAX : KMS_CLIPS_MAX;
 	drm->base.max_in_flight = drm->epd ? EPDRM_MAX_IN_FLIGHT : 0;
 	snprintf(drm->base.description, sizeof(drm->base.description), "%s (%s, %ux%u, %u bpp)",

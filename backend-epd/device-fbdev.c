@@ -304,6 +304,7 @@ pick_driver(struct fbdev_device *fb, const struct fb_fix_screeninfo *fix,
 		discover_waveforms(fb) && enter_region_mode(fb, fix)) {
 		fb->base.impl = &epdfb_impl;
 		fb->base.has_update_ioctls = true;
+		fb->base.retargets_fast = true;
 		return true;
 	}
 	/* Only an EPDC driver answers this one. */

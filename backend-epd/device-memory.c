@@ -588,6 +588,12 @@ vl_epd_memory_hold(struct vl_epd_device *dev, bool hold)
 }
 
 void
+vl_epd_memory_set_retargets_fast(struct vl_epd_device *dev, bool retargets)
+{
+	dev->retargets_fast = retargets;
+}
+
+void
 vl_epd_memory_fail(
 	struct vl_epd_device *dev, enum vl_epd_memory_call call, unsigned int count, int error)
 {

@@ -104,6 +104,7 @@ vl_epd_preview_open(
 	preview->base.bpp = 8;
 	preview->base.pixels = vl_panel_model_pixels(preview->model);
 	preview->base.has_update_ioctls = true;
+	preview->base.retargets_fast = true;
 	vl_epd_read_waveforms(&preview->base.waveforms, get_waveform, preview->model);
 	snprintf(preview->base.description, sizeof(preview->base.description),
 		"preview (epdfb's panel model, %ux%u, 8 bpp)", width, height);

@@ -117,6 +117,12 @@ struct vl_epd_device {
 	uint32_t max_in_flight;
 	/* Without update ioctls every submission is a write plus fsync. */
 	bool has_update_ioctls;
+	/*
+	 * A pixel a fast waveform (DU, A2) drives is taken over at once by a
+	 * new fast update, instead of the new one waiting for it (epdfb's panel
+	 * model; an EPDC waits). Then such an update queues behind nothing.
+	 */
+	bool retargets_fast;
 	/* The backend and its I/O threads, which may end after the backend. */
 	atomic_int refs;
 };
@@ -196,6 +202,8 @@ void vl_epd_memory_set_waveform_latency(
  * flight, whatever the latency, until it is cleared.
  */
 void vl_epd_memory_hold(struct vl_epd_device *dev, bool hold);
+/* Whether the memory device claims to retarget fast waveforms as epdfb does. */
+void vl_epd_memory_set_retargets_fast(struct vl_epd_device *dev, bool retargets);
 /*
  * The memory device's record of submitted updates, for tests, oldest first.
  * It keeps at most VL_EPD_MEMORY_RECORD_MAX: when full, its older half goes,

@@ -381,6 +381,8 @@ submit(struct vl_epd_output *output, const struct vl_epd_plan *plan,
 	record->boxes[record->n] = plan->box;
 	record->waveforms[record->n] = wf ? wf->name : "AUTO";
 	record->flashing[record->n] = flashing;
+	record->fast[record->n] = !flashing && (plan->choice.waveform == WAVEFORM_MODE_DU ||
+						       plan->choice.waveform == WAVEFORM_MODE_A2);
 	record->n++;
 	record->flashed |= flashing;
 	return true;

@@ -93,18 +93,30 @@ vl_epd_handle_frame_timer(void *data)
 	return 0;
 }
 
+/*
+ * Whether an update over box, fast or not, waits on the device for update
+ * i of record: they overlap, unless the device lets a fast update take the
+ * pixels of a fast one over.
+ */
 static bool
-boxes_overlap(const pixman_box32_t *a, const pixman_box32_t *b)
+waits_behind(const struct vl_epd_output *output, const struct vl_epd_flush_record *record, size_t i,
+	const pixman_box32_t *box, bool fast)
 {
-	return a->x1 < b->x2 && b->x1 < a->x2 && a->y1 < b->y2 && b->y1 < a->y2;
+	const pixman_box32_t *a = &record->boxes[i];
+
+	if (fast && record->fast[i] && output->device->retargets_fast)
+		return false;
+	return a->x1 < box->x2 && box->x1 < a->x2 && a->y1 < box->y2 && box->y1 < a->y2;
 }
 
+/* Whether an update of the newer record b queues behind one of a's. */
 static bool
-records_overlap(const struct vl_epd_flush_record *a, const struct vl_epd_flush_record *b)
+queues_behind(const struct vl_epd_output *output, const struct vl_epd_flush_record *a,
+	const struct vl_epd_flush_record *b)
 {
 	for (size_t i = 0; i < a->n; i++)
 		for (size_t j = 0; j < b->n; j++)
-			if (boxes_overlap(&a->boxes[i], &b->boxes[j]))
+			if (waits_behind(output, a, i, &b->boxes[j], b->fast[j]))
 				return true;
 	return false;
 }
@@ -159,7 +171,10 @@ waits_for_panel(const struct vl_epd_output *output)
 /*
  * The panel is saturated where an area waits for it, or has an update
  * queued behind the one it shows: a client drawing there faster than the
- * panel shows waits for its frame. Elsewhere the panel takes more.
+ * panel shows waits for its frame. Elsewhere the panel takes more, and so
+ * it does where a fast update took a fast one's pixels over: a typed
+ * character next to the cursor's old cell goes out while that cell is
+ * still driven, and the key after it is drawn meanwhile.
  */
 static bool
 saturated(const struct vl_epd_output *output)
@@ -171,7 +186,10 @@ saturated(const struct vl_epd_output *output)
 		const struct vl_epd_flush_record *a = &output->flushes[i];
 		for (size_t j = i + 1; a->id != 0 && j < VL_EPD_FLUSH_SLOTS; j++) {
 			const struct vl_epd_flush_record *b = &output->flushes[j];
-			if (b->id != 0 && records_overlap(a, b))
+			if (b->id == 0)
+				continue;
+			if (b->id > a->id ? queues_behind(output, a, b)
+					  : queues_behind(output, b, a))
 				return true;
 		}
 	}

@@ -181,6 +181,89 @@ test_overlapping_area_waits_and_merges(void **state)
 }
 
 /*
+ * Keys typed into a terminal: each inks its cell and moves the block
+ * cursor on into the next, so each change overlaps the cursor's old cell,
+ * which the key before is still driving. Returns the device's count of
+ * updates before the keys, with the panel holding every update since;
+ * frames_after[k] tells whether the output asked for a frame after key k
+ * (a key comes only once it did).
+ */
+#define CELL 12
+#define KEYS 6
+
+static size_t
+type_over_cursor(struct fixture *f, bool frames_after[KEYS])
+{
+	struct wlr_scene_rect *cursor = scene_harness_rect(&f->h, 20, 100, CELL, CELL, 0);
+	struct vl_epd_feedback feedback;
+
+	assert_true(scene_harness_show(&f->h, &feedback));
+	size_t before = n_updates(f);
+	vl_epd_memory_hold(f->device, true);
+	for (int k = 0; k < KEYS; k++)
+		frames_after[k] = false;
+	for (int k = 0; k < KEYS && (k == 0 || frames_after[k - 1]); k++) {
+		/* the cursor into the next cell, a letter where it was */
+		wlr_scene_node_set_position(&cursor->node, 20 + CELL * (k + 1), 100);
+		scene_harness_rect(&f->h, 20 + CELL * k + 3, 102, CELL - 6, CELL - 4, 0);
+		assert_true(wlr_scene_output_commit(f->h.scene_output, NULL));
+		settle_loop(f);
+		frames_after[k] = f->h.frame_ready;
+	}
+	return before;
+}
+
+/*
+ * On a device that retargets fast waveforms (epdfb's panel model) a key's
+ * DU takes the cursor's old cell over from the DU still driving it: every
+ * key goes to the panel at once, and the output asks for the next frame
+ * at once, so the key after is drawn meanwhile.
+ */
+static void
+test_typing_goes_at_once_over_the_cursor(void **state)
+{
+	struct fixture f;
+	bool frames_after[KEYS];
+	(void)state;
+
+	start(&f);
+	vl_epd_memory_set_retargets_fast(f.device, true);
+	size_t before = type_over_cursor(&f, frames_after);
+	assert_int_equal(n_updates(&f), before + KEYS);
+	for (int k = 0; k < KEYS; k++) {
+		const struct vl_epd_update *update = update_at(&f, before + k);
+		assert_int_equal(update->rect.left, 20 + CELL * k);
+		assert_int_equal(update->waveform, WAVEFORM_MODE_DU);
+		assert_true(frames_after[k]);
+	}
+	vl_epd_memory_hold(f.device, false);
+	assert_true(scene_harness_wait_frame(&f.h));
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * On a device that makes an update wait for the one driving its pixels (an
+ * EPDC), the key after the cursor's move queues behind it: the output
+ * holds the next frame until the panel showed the key before.
+ */
+static void
+test_typing_waits_for_the_cursor_without_retargeting(void **state)
+{
+	struct fixture f;
+	bool frames_after[KEYS];
+	(void)state;
+
+	start(&f);
+	size_t before = type_over_cursor(&f, frames_after);
+	assert_true(frames_after[0]);
+	assert_false(frames_after[1]);
+	vl_epd_memory_hold(f.device, false);
+	assert_true(scene_harness_wait_frame(&f.h));
+	assert_true(n_updates(&f) < before + KEYS);
+	scene_harness_finish(&f.h);
+}
+
+/*
  * A commit with an area free and one that must wait: the free one goes at
  * once, and the commit is shown only once the other reached the panel too.
  * Feedback on the free area names the waveform that drew it.
@@ -415,6 +498,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_apart_areas_go_at_once),
 		cmocka_unit_test(test_overlapping_area_waits_and_merges),
+		cmocka_unit_test(test_typing_goes_at_once_over_the_cursor),
+		cmocka_unit_test(test_typing_waits_for_the_cursor_without_retargeting),
 		cmocka_unit_test(test_commit_shown_when_every_area_is),
 		cmocka_unit_test(test_split_change_costs_one_update),
 		cmocka_unit_test(test_hinted_split_change_waits_alone),

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Typing into foot under vellum on epdfb with the default refresh policy, at
- * real waveform durations: 200 keys at 10 a second on a uinput keyboard, ten
- * lines of text. While the user types no update flashes (the driver's
- * trace); after the last key the idle cleanup redraws the typed area in
+ * Typing into foot as an e-paper terminal (black on white) under vellum on
+ * epdfb with the default refresh policy, at real waveform durations: 200
+ * keys at 10 a second on a uinput keyboard, ten lines of text. While the
+ * user types no update flashes, and none waits for the one before it,
+ * whose block cursor it overwrites (the driver's trace: no collision);
+ * after the last key the idle cleanup redraws the typed area in
  * GL16 or GC16; and at the end the panel shows what foot shows: every typed
  * character's cell has ink on the panel, and each cell of the terminal has
  * ink on the panel exactly where it has ink in a screenshot of the output
@@ -192,11 +194,11 @@ type_text(struct vellum_run *run, int keyboard)
 	return last_key_ns;
 }
 
-/* The updates submitted while typing: none flashed. */
+/* The updates submitted while typing: none flashed, none collided. */
 static void
 check_typing_updates(const struct epd_trace *trace, size_t n, uint64_t last_key_ns)
 {
-	unsigned int during = 0, fast = 0;
+	unsigned int during = 0, fast = 0, collided = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (trace[i].submit_ns > last_key_ns)
@@ -207,8 +209,14 @@ check_typing_updates(const struct epd_trace *trace, size_t n, uint64_t last_key_
 			epd_trace_print(&trace[i]);
 			epd_fail(__FILE__, __LINE__, "update %zu flashed while the user typed", i);
 		}
+		if (trace[i].collided) {
+			epd_trace_print(&trace[i]);
+			collided++;
+		}
 	}
-	printf("%u updates while typing, %u of them DU or A2\n", during, fast);
+	printf("%u updates while typing, %u of them DU or A2, %u collided\n", during, fast,
+		collided);
+	CHECK_MSG(collided == 0, "%u updates waited for the one before them", collided);
 	CHECK_MSG(during > 0, "no update reached the panel while the user typed");
 }
 
@@ -319,8 +327,10 @@ main(void)
 	epd_trace_clear(d);
 	/* the terminal echoes the keys; cat reads them away so that each line shows once */
 	const char *args[] = {"-c", config, "-d", d->devnode, "--", "sh", "-c",
-		VELLUM_SAY_DISPLAY "exec foot --override=font=monospace:size=14 sh -c 'exec cat "
-				   ">/dev/null'",
+		VELLUM_SAY_DISPLAY
+		"exec foot --override=font=monospace:size=14 "
+		"--override=colors.background=ffffff "
+		"--override=colors.foreground=000000 sh -c 'exec cat >/dev/null'",
 		NULL};
 	vellum_start(&run, args, NULL);
 	REQUIRE(vellum_expect_display(&run, 60));
