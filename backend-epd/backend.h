@@ -196,6 +196,8 @@ struct vl_epd_output {
 	 * held is what waits, until merge_timer fires.
 	 */
 	struct wl_event_source *merge_timer;
+	/* fires when a held blinking area may have stopped blinking */
+	struct wl_event_source *blink_timer;
 	unsigned int merge_window_ms;
 	pixman_region32_t held;
 	struct vl_epd_flush_state *flush_state;
@@ -217,7 +219,15 @@ bool vl_epd_flush(
 void vl_epd_flush_set_policy(
 	struct vl_epd_flush_state *state, const struct vl_epd_backend_options *options);
 /* Notes input now, for the policy of the flushes that follow. */
-void vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind);
+/* Notes input; held blinking areas go to release (see blink.c). */
+void vl_epd_flush_note_input(
+	struct vl_epd_flush_state *state, enum vl_epd_input kind, pixman_region32_t *release);
+/*
+ * Ends the hold of blinking areas that stopped (with release, adding what
+ * they show to unsent: then it returns true) and arms the blink timer for
+ * the next that may stop.
+ */
+bool vl_epd_flush_expire_blinks(struct vl_epd_output *output, bool release);
 /* Whether ghosts wait for an idle cleanup, and after how long. */
 bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
 /*
@@ -275,6 +285,7 @@ size_t vl_epd_flushes_in_flight(const struct vl_epd_output *output);
 /* The output's timers and I/O results. */
 int vl_epd_handle_frame_timer(void *data);
 int vl_epd_handle_merge_timer(void *data);
+int vl_epd_handle_blink_timer(void *data);
 int vl_epd_handle_retry_timer(void *data);
 int vl_epd_handle_cleanup_timer(void *data);
 void vl_epd_handle_io_result(const struct vl_epd_io_result *result, void *data);

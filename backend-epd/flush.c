@@ -13,6 +13,7 @@
  */
 #include <epdfb.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,6 +26,7 @@
 
 struct vl_epd_flush_state {
 	struct vl_epd_ghost *ghost;
+	struct vl_epd_blink *blink;
 	struct vl_epd_merge_options merge;
 	const struct vl_epd_waveform_table *table; /* the device's */
 	uint8_t *scratch;                          /* dithered pixels for a 32 bpp framebuffer */
@@ -63,9 +65,10 @@ vl_epd_flush_state_create(
 	ghost.full_refresh_every = options->full_refresh_every;
 	ghost.idle_cleanup_ms = options->idle_cleanup_ms;
 	state->ghost = vl_epd_ghost_create(&ghost);
+	state->blink = vl_epd_blink_create();
 	if (device->bpp == 32)
 		state->scratch = malloc((size_t)device->width * device->height);
-	if (!state->ghost || (device->bpp == 32 && !state->scratch)) {
+	if (!state->ghost || !state->blink || (device->bpp == 32 && !state->scratch)) {
 		vl_epd_flush_state_destroy(state);
 		return NULL;
 	}
@@ -87,6 +90,7 @@ vl_epd_flush_state_destroy(struct vl_epd_flush_state *state)
 	if (!state)
 		return;
 	vl_epd_ghost_destroy(state->ghost);
+	vl_epd_blink_destroy(state->blink);
 	free(state->scratch);
 	free(state);
 }
@@ -102,7 +106,8 @@ vl_epd_flush_set_policy(
 }
 
 void
-vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind)
+vl_epd_flush_note_input(
+	struct vl_epd_flush_state *state, enum vl_epd_input kind, pixman_region32_t *release)
 {
 	uint64_t now = now_ms();
 
@@ -110,6 +115,8 @@ vl_epd_flush_note_input(struct vl_epd_flush_state *state, enum vl_epd_input kind
 	state->input_ms = now ? now : 1;
 	if (kind == VL_EPD_INPUT_PEN || kind == VL_EPD_INPUT_SCROLL)
 		state->stroke_ms = state->input_ms;
+	/* input may move a caret: what blinked shows as it is, and is watched anew */
+	vl_epd_blink_release_all(state->blink, release);
 }
 
 /* pixels: a word of 8 characters 16x32 pixels each */
@@ -133,6 +140,37 @@ static struct vl_epd_gray
 gray_view(uint8_t *data, const struct vl_epd_device *dev)
 {
 	return (struct vl_epd_gray){data, dev->width, dev->height, dev->width};
+}
+
+bool
+vl_epd_flush_expire_blinks(struct vl_epd_output *output, bool release)
+{
+	struct vl_epd_flush_state *state = output->flush_state;
+	struct vl_epd_gray cur = gray_view(output->gray, output->device);
+	pixman_region32_t released;
+
+	pixman_region32_init(&released);
+	int64_t next =
+		vl_epd_blink_expire(state->blink, &cur, now_ms(), release ? &released : NULL);
+	/* a zero delay disarms the timer */
+	wl_event_source_timer_update(output->blink_timer, next < 0         ? 0
+							  : next < 1       ? 1
+							  : next > INT_MAX ? INT_MAX
+									   : (int)next);
+	bool any = pixman_region32_not_empty(&released);
+	pixman_region32_union(&output->unsent, &output->unsent, &released);
+	pixman_region32_fini(&released);
+	return any;
+}
+
+int
+vl_epd_handle_blink_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	if (vl_epd_flush_expire_blinks(output, true))
+		vl_epd_kick(output);
+	return 0;
 }
 
 static const struct vl_epd_hint *
@@ -246,6 +284,13 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	pixman_region32_subtract(&known, &output->unsent, &output->stale);
 	size_t n = vl_epd_diff(&cur, &sent, &known, boxes, room);
 	pixman_region32_fini(&known);
+	bool exempt[MAX_RECTS_PER_FLUSH * 4];
+	for (size_t i = 0; i < n; i++) {
+		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
+		exempt[i] = hint && hint->show_blinking;
+	}
+	n = vl_epd_blink_filter(
+		state->blink, &cur, &sent, &output->unsent, boxes, n, exempt, now_ms());
 	int n_stale;
 	const pixman_box32_t *stale = pixman_region32_rectangles(&output->stale, &n_stale);
 	for (int i = 0; i < n_stale; i++) {
@@ -535,6 +580,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	pixman_region32_t failed, waiting;
 	size_t n;
 
+	vl_epd_flush_expire_blinks(output, true);
 	/* what failed before goes out again with what is new */
 	pixman_region32_union(&output->unsent, &output->unsent, &output->stale);
 	if (!pixman_region32_not_empty(&output->unsent)) {
@@ -596,6 +642,8 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		vl_epd_forget_sent(output, &boxes[i]);
 	pixman_region32_fini(&failed);
 	keep_hints_of_unsent(output);
+	/* areas held from now on stop being held once they stop blinking */
+	vl_epd_flush_expire_blinks(output, false);
 	return queued;
 }
 

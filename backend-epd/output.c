@@ -294,6 +294,7 @@ output_destroy(struct wlr_output *wlr_output)
 	wl_event_source_remove(output->cleanup_timer);
 	wl_event_source_remove(output->merge_timer);
 	wl_event_source_remove(output->frame_timer);
+	wl_event_source_remove(output->blink_timer);
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
@@ -375,7 +376,10 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 		wl_event_loop_add_timer(backend->loop, vl_epd_handle_merge_timer, output);
 	output->frame_timer =
 		wl_event_loop_add_timer(backend->loop, vl_epd_handle_frame_timer, output);
-	if (!output->cleanup_timer || !output->merge_timer || !output->frame_timer)
+	output->blink_timer =
+		wl_event_loop_add_timer(backend->loop, vl_epd_handle_blink_timer, output);
+	if (!output->cleanup_timer || !output->merge_timer || !output->frame_timer ||
+		!output->blink_timer)
 		goto err;
 	output->merge_window_ms = backend->options.merge_window_ms;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, vl_epd_handle_io_result, output))
@@ -396,6 +400,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	return output;
 
 err:
+	if (output->blink_timer)
+		wl_event_source_remove(output->blink_timer);
 	if (output->frame_timer)
 		wl_event_source_remove(output->frame_timer);
 	if (output->merge_timer)
@@ -437,7 +443,14 @@ vl_epd_backend_notify_input(struct wlr_backend *wlr_backend, enum vl_epd_input k
 	struct vl_epd_output *output = backend->output;
 	if (!output || (unsigned int)kind > VL_EPD_INPUT_SCROLL)
 		return;
-	vl_epd_flush_note_input(output->flush_state, kind);
+	pixman_region32_t released;
+	pixman_region32_init(&released);
+	vl_epd_flush_note_input(output->flush_state, kind, &released);
+	bool any = pixman_region32_not_empty(&released);
+	pixman_region32_union(&output->unsent, &output->unsent, &released);
+	pixman_region32_fini(&released);
+	if (any)
+		vl_epd_kick(output);
 	vl_epd_update_cleanup_timer(output);
 }
 

@@ -490,6 +490,17 @@ set_app_dither(struct load *load, const char *value)
 	return true;
 }
 
+static bool
+set_app_blinking(struct load *load, const char *value)
+{
+	struct vl_app_rule *rule = &load->config->rules[load->rule];
+
+	if (strcmp(value, "held") != 0 && strcmp(value, "shown") != 0)
+		return bad(load, "expected held or shown");
+	rule->show_blinking = strcmp(value, "shown") == 0;
+	return true;
+}
+
 static const struct key panel_keys[] = {
 	{"device", set_device},
 	{"waveform-map", set_waveform_map},
@@ -521,6 +532,7 @@ static const struct key app_keys[] = {
 	{"mode", set_app_mode},
 	{"dither", set_app_dither},
 	{"merge-window", set_app_merge_window},
+	{"blinking", set_app_blinking},
 };
 
 static const struct {

@@ -19,6 +19,8 @@
 struct vl_app_rule {
 	char *app_id; /* xdg app_id, or WM_CLASS for X11 clients */
 	bool has_mode, has_dither, has_merge_window;
+	/* its carets blink on the panel, instead of being held inked while they blink */
+	bool show_blinking;
 	enum vl_epd_mode mode;
 	enum vl_epd_dither dither;
 	unsigned int merge_window_ms; /* its changes wait this long for the rest of them */

@@ -820,7 +820,8 @@ vl_view_handle_new_xwayland_surface(struct wl_listener *listener, void *data)
  * epaper-refresh-v1 mode comes before all of them, in refresh.c); its
  * dither likewise, without the content type. Its merge window: the rule's,
  * else x11-merge-window for X11 clients, which split their changes, else
- * none. The hint's box is left alone.
+ * none. Its carets' blinking is held unless the rule shows it. The hint's
+ * box is left alone.
  */
 static void
 view_hint(struct vl_view *view, struct vl_epd_hint *how)
@@ -831,6 +832,7 @@ view_hint(struct vl_view *view, struct vl_epd_hint *how)
 
 	how->mode = rule && rule->has_mode ? rule->mode : config->default_mode;
 	how->dither = rule && rule->has_dither ? rule->dither : config->default_dither;
+	how->show_blinking = rule && rule->show_blinking;
 	if (rule && rule->has_merge_window)
 		how->merge_window_ms = rule->merge_window_ms;
 	else

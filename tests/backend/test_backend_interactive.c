@@ -397,11 +397,86 @@ test_page_in_two_rects_flashes_once(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A caret blinking in a focused field: count blinks toggle a 2x20 area
+ * every CARET_PERIOD_MS; returns how many updates they cost.
+ */
+#define CARET_PERIOD_MS 250
+
+static size_t
+blink_caret(struct fixture *f, struct wlr_scene_rect *caret, int count, bool show_blinking)
+{
+	const struct vl_epd_update *u;
+	size_t updates = 0;
+
+	for (int i = 0; i < count; i++) {
+		scene_harness_idle(&f->h, CARET_PERIOD_MS);
+		if (show_blinking) {
+			struct vl_epd_hint hint = {.box = {0, 0, W, H}, .show_blinking = true};
+			vl_epd_output_add_hint(f->h.output, &hint);
+		}
+		scene_harness_set_gray(caret, caret->color[0] > 0.5f ? 0 : 255);
+		updates += show(f, &u);
+	}
+	return updates;
+}
+
+/*
+ * Once a caret blinks steadily, the panel keeps it inked and is sent
+ * nothing for it; a key (input) ends that: the caret shows as it is at
+ * once, and its blinking is watched anew.
+ */
+static void
+test_blinking_caret_costs_nothing(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, 0, 0);
+	show(&f, &u);
+	struct wlr_scene_rect *caret = scene_harness_rect(&f.h, 100, 100, 2, 20, 0);
+	assert_int_equal(show(&f, &u), 1);
+	/* four blinks to learn its period, then none reaches the panel */
+	assert_int_equal(blink_caret(&f, caret, 4, false), 4);
+	assert_int_equal(blink_caret(&f, caret, 12, false), 0);
+	assert_int_equal(f.device->pixels[110 * W + 100], 0);
+
+	/* the caret off when a key comes: the panel shows it off */
+	if (caret->color[0] < 0.5f)
+		assert_int_equal(blink_caret(&f, caret, 1, false), 0);
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+	assert_int_equal(wait_updates(&f, 2000, &u), 1);
+	assert_true(contains(&u[0], 100, 100, 102, 120));
+	scene_harness_idle(&f.h, 100);
+	assert_int_equal(f.device->pixels[110 * W + 100], 255);
+	assert_int_equal(blink_caret(&f, caret, 2, false), 2);
+	scene_harness_finish(&f.h);
+}
+
+/* An application whose rule says so has its caret blink on the panel. */
+static void
+test_blinking_shown_where_the_hint_says(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, 0, 0);
+	show(&f, &u);
+	struct wlr_scene_rect *caret = scene_harness_rect(&f.h, 100, 100, 2, 20, 0);
+	assert_int_equal(show(&f, &u), 1);
+	assert_int_equal(blink_caret(&f, caret, 12, true), 12);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_typing_is_fast_and_flashes_nowhere),
+		cmocka_unit_test(test_blinking_caret_costs_nothing),
+		cmocka_unit_test(test_blinking_shown_where_the_hint_says),
 		cmocka_unit_test(test_pen_and_scroll_use_a2),
 		cmocka_unit_test(test_explicit_mode_wins),
 		cmocka_unit_test(test_idle_cleanup_per_area),

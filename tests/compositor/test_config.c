@@ -205,7 +205,8 @@ test_every_key(void **state)
 			 "mode = animation\n"
 			 "merge-window = 0\n"
 			 "[app:gimp]\n"
-			 "dither = diffusion\n");
+			 "dither = diffusion\n"
+			 "blinking = shown\n");
 	assert_string_equal(config.device, "mxc:/dev/fb1");
 	assert_string_equal(config.waveform_map, "init=0, du=1, gc16=2, gc4=3, a2=4, gl16=5");
 	assert_int_equal(config.rotation, 270);
@@ -237,6 +238,8 @@ test_every_key(void **state)
 	rule = vl_config_rule(&config, "gimp");
 	assert_true(!rule->has_mode && rule->has_dither && !rule->has_merge_window);
 	assert_int_equal(rule->dither, VL_EPD_DITHER_DIFFUSION);
+	assert_true(rule->show_blinking);
+	assert_false(vl_config_rule(&config, "foot")->show_blinking);
 	/* app_ids are matched exactly. */
 	assert_null(vl_config_rule(&config, "xclock"));
 	assert_null(vl_config_rule(&config, "foo"));
@@ -453,8 +456,9 @@ test_structure_errors(void **state)
 	assert_load_fails("[input]\ncursor-theme = x\n",
 		"2: unknown key \"cursor-theme\" in [input] (known: cursor, keyboard-layout, "
 		"keyboard-variant, keyboard-options, touch-device)");
-	assert_load_fails("[app:foot]\nrotation = 90\n",
-		"2: unknown key \"rotation\" in [app:foot] (known: mode, dither, merge-window)");
+	assert_load_fails(
+		"[app:foot]\nrotation = 90\n", "2: unknown key \"rotation\" in [app:foot] (known: "
+					       "mode, dither, merge-window, blinking)");
 	assert_load_fails("[panel]\nrotation = 90\n; comment\nrotation = 180\n",
 		"4: duplicate key \"rotation\" (first at line 2)");
 	assert_load_fails("[app:foot]\nmode = text\nmode = fast\n",
@@ -618,6 +622,8 @@ test_value_errors(void **state)
 			"expected the name of a touchscreen or tablet, as libinput lists it"},
 		{"app:foot", "mode", "a2", bad_mode},
 		{"app:foot", "dither", "yes", bad_dither},
+		{"app:foot", "blinking", "yes", "expected held or shown"},
+		{"app:foot", "blinking", "", "expected held or shown"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {

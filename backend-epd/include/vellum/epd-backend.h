@@ -76,6 +76,11 @@ struct vl_epd_hint {
 	 * rest of the panel goes on; 0: it goes at once.
 	 */
 	unsigned int merge_window_ms;
+	/*
+	 * A caret blinking there goes to the panel at every blink, instead of
+	 * the panel keeping it inked while it blinks (see vl_epd_blink).
+	 */
+	bool show_blinking;
 };
 
 struct vl_epd_feedback {

@@ -9,6 +9,7 @@
  *   waveform  content + client hint + the device's table -> waveform, dither
  *   merge     fewer, aligned updates when one costs less than two
  *   ghost     ghost debt per area: flashing promotions and idle cleanup
+ *   blink     small areas blinking at a steady period (carets), held inked
  *   dither    quantize a rect to the waveform's gray levels
  *   transform rotated output coordinates -> the panel's native ones
  *
@@ -378,6 +379,41 @@ int64_t vl_epd_ghost_cleanup(const struct vl_epd_ghost *ghost, uint64_t now_ms,
 /* The partials and debt of the cell holding pixel (x, y); false outside the panel. */
 bool vl_epd_ghost_cell(
 	const struct vl_epd_ghost *ghost, int32_t x, int32_t y, uint32_t *partials, uint32_t *debt);
+
+/* blink.c */
+
+/*
+ * Blinking carets: a small area (at most 96 pixels a side, 4096 in all)
+ * whose changed pixels alternate between the same two pictures, four
+ * times in a row at a steady period of 150 ms to 2 s, is held: the panel
+ * keeps the picture with more ink, and the other is not sent.
+ */
+struct vl_epd_blink;
+
+struct vl_epd_blink *vl_epd_blink_create(void);
+void vl_epd_blink_destroy(struct vl_epd_blink *blink);
+/*
+ * Follows the changed boxes (vl_epd_diff's, of cur against sent: what the
+ * panel was sent) and removes those of held areas, but not boxes whose
+ * exempt entry is set (exempt may be NULL); returns how many are left,
+ * in their order. damage is the region the boxes came from, which tells
+ * that a held area was drawn inked again. now_ms is a monotonic clock.
+ */
+size_t vl_epd_blink_filter(struct vl_epd_blink *blink, const struct vl_epd_gray *cur,
+	const struct vl_epd_gray *sent, const pixman_region32_t *damage, pixman_box32_t *boxes,
+	size_t n, const bool *exempt, uint64_t now_ms);
+/*
+ * Ends the hold of areas whose blinking stopped (not drawn inked for two
+ * periods and a quarter of a second), adding to release those that do not
+ * show what the panel keeps (with release NULL, none ends). Returns the
+ * milliseconds until the next area may stop, or -1 when none is held.
+ */
+int64_t vl_epd_blink_expire(struct vl_epd_blink *blink, const struct vl_epd_gray *cur,
+	uint64_t now_ms, pixman_region32_t *release);
+/* Ends every hold, for input: adds the held areas to release, and starts anew. */
+void vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release);
+/* Whether the area of box is held (box exactly as the changed box was). */
+bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *box);
 
 /* dither.c */
 
