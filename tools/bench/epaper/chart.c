@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * The benchmark's chart: grouped bars, one group per scenario and one bar
- * per configuration, in a panel per figure. With both a and e (a's stack on
- * epdrm) in the results, a last row of panels shows e's figures over a's
- * per scenario against the targets e is held to (epaper_report's).
+ * The benchmark's chart: grouped bars, one group per scenario (and
+ * simulated panel, when the results are from more than one) and one bar
+ * per configuration, in a chart panel per figure, two side by side or, for
+ * more than six groups, one a row. With both a and e (a's stack on epdrm)
+ * in the results, last come e's figures over a's per scenario and panel
+ * both ran, against the targets e is held to (epaper_report's).
  *
  *   epaper_chart RESULTS_CSV PNG
  *
- * Reads the CSV epaper_report writes (its header names the columns).
+ * Reads the CSV epaper_report writes (its header names the columns; one
+ * without a panel column is from a single panel).
  */
 #include <cairo.h>
 #include <errno.h>
@@ -18,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ROWS    64
+#define MAX_ROWS    128
 #define MAX_COLUMNS 32
-#define MAX_GROUPS  8
+#define MAX_GROUPS  24
 #define MAX_SERIES  8
 
 struct table {
@@ -148,10 +151,52 @@ intern(const char **names, size_t *n, size_t max, const char *value)
 	return (int)(*n)++;
 }
 
+/*
+ * A group is a scenario on a panel ("" without a panel column); groups[]
+ * and panels[] are its two halves.
+ */
 struct layout {
-	const char *groups[MAX_GROUPS], *series[MAX_SERIES], *labels[MAX_SERIES];
+	const char *groups[MAX_GROUPS], *panels[MAX_GROUPS];
+	const char *series[MAX_SERIES], *labels[MAX_SERIES];
 	size_t n_groups, n_series;
+	bool many_panels; /* the groups' labels name their panel */
 };
+
+/* Row r's panel, "" without a panel column. */
+static const char *
+row_panel(const struct table *t, size_t r)
+{
+	int panel = column(t, "panel");
+
+	return panel >= 0 ? t->cells[r][panel] : "";
+}
+
+/* The group of a scenario on a panel (added when missing), or -1 when full. */
+static int
+intern_group(struct layout *l, const char *scenario, const char *panel)
+{
+	for (size_t i = 0; i < l->n_groups; i++)
+		if (!strcmp(l->groups[i], scenario) && !strcmp(l->panels[i], panel))
+			return (int)i;
+	if (l->n_groups == MAX_GROUPS)
+		return -1;
+	l->groups[l->n_groups] = scenario;
+	l->panels[l->n_groups] = panel;
+	return (int)l->n_groups++;
+}
+
+/* The group of row r, or -1. */
+static int
+row_group(const struct table *t, const struct layout *l, size_t r)
+{
+	int scenario = column(t, "scenario");
+	const char *panel = row_panel(t, r);
+
+	for (size_t i = 0; i < l->n_groups; i++)
+		if (!strcmp(l->groups[i], t->cells[r][scenario]) && !strcmp(l->panels[i], panel))
+			return (int)i;
+	return -1;
+}
 
 static void
 text(cairo_t *cr, double x, double y, double size, const char *s, double align)
@@ -162,6 +207,16 @@ text(cairo_t *cr, double x, double y, double size, const char *s, double align)
 	cairo_text_extents(cr, s, &e);
 	cairo_move_to(cr, x - e.width * align - e.x_bearing * (1 - align), y);
 	cairo_show_text(cr, s);
+}
+
+/* Group g's label under its bars: the scenario, and its panel below it. */
+static void
+group_label(cairo_t *cr, const struct layout *l, size_t g, double x, double bottom)
+{
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, x, bottom + 18, 12, l->groups[g], 0.5);
+	if (l->many_panels)
+		text(cr, x, bottom + 32, 11, l->panels[g][0] ? l->panels[g] : "-", 0.5);
 }
 
 static double
@@ -180,7 +235,7 @@ static void
 draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const struct figure *fig,
 	double x, double y, double w, double h)
 {
-	int config = column(t, "config"), scenario = column(t, "scenario");
+	int config = column(t, "config");
 	int value = column(t, fig->column);
 	double values[MAX_GROUPS][MAX_SERIES];
 	double max = 0;
@@ -191,11 +246,8 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 			values[g][s] = NAN;
 	for (size_t r = 1; value >= 0 && r < t->rows; r++) {
 		const char *cell = t->cells[r][value];
-		int g = -1, s = -1;
+		int g = row_group(t, l, r), s = -1;
 
-		for (size_t i = 0; i < l->n_groups; i++)
-			if (!strcmp(l->groups[i], t->cells[r][scenario]))
-				g = (int)i;
 		for (size_t i = 0; i < l->n_series; i++)
 			if (!strcmp(l->series[i], t->cells[r][config]))
 				s = (int)i;
@@ -207,7 +259,8 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 	/* a log scale runs from 1 to the decade above the largest figure */
 	max = fig->log ? pow(10, ceil(log10(fmax(max, 10)))) : nice_max(max);
 
-	double left = x + 50, bottom = y + h - 30, top = y + 40, right = x + w - 10;
+	double left = x + 50, bottom = y + h - (l->many_panels ? 44 : 30), top = y + 40;
+	double right = x + w - 10;
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	text(cr, x + w / 2, y + 20, 15, fig->title, 0.5);
 	cairo_set_line_width(cr, 1);
@@ -227,8 +280,8 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 	for (size_t g = 0; g < l->n_groups; g++) {
 		double gx = left + group_w * (double)g + group_w * 0.1;
 
+		group_label(cr, l, g, gx + group_w * 0.4, bottom);
 		cairo_set_source_rgb(cr, 0, 0, 0);
-		text(cr, gx + group_w * 0.4, bottom + 18, 12, l->groups[g], 0.5);
 		for (size_t s = 0; s < l->n_series; s++) {
 			double v = values[g][s], bx = gx + bar_w * (double)s;
 
@@ -258,20 +311,40 @@ draw_panel(cairo_t *cr, const struct table *t, const struct layout *l, const str
 	cairo_stroke(cr);
 }
 
-/* The number in column of the row of config and scenario, or NAN. */
+/* The number in column of config's row in group g, or NAN. */
 static double
-cell_value(const struct table *t, int column_index, const char *config, const char *scenario)
+cell_value(const struct table *t, const struct layout *l, int column_index, const char *config,
+	size_t g)
 {
-	int c = column(t, "config"), g = column(t, "scenario");
+	int c = column(t, "config");
 
 	for (size_t r = 1; column_index >= 0 && r < t->rows; r++)
-		if (!strcmp(t->cells[r][c], config) && !strcmp(t->cells[r][g], scenario) &&
+		if (!strcmp(t->cells[r][c], config) && row_group(t, l, r) == (int)g &&
 			t->cells[r][column_index][0])
 			return atof(t->cells[r][column_index]);
 	return NAN;
 }
 
-/* e's figure over a's per scenario, one bar each, the target a dashed line. */
+/* Whether both a and e ran group g. */
+static bool
+has_a_and_e(const struct table *t, const struct layout *l, size_t g)
+{
+	int c = column(t, "config");
+	bool a = false, e = false;
+
+	for (size_t r = 1; r < t->rows; r++) {
+		if (row_group(t, l, r) != (int)g)
+			continue;
+		a = a || !strcmp(t->cells[r][c], "a");
+		e = e || !strcmp(t->cells[r][c], "e");
+	}
+	return a && e;
+}
+
+/*
+ * e's figure over a's per group in l (the groups both ran), one bar each,
+ * the target a dashed line.
+ */
 static void
 draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
 	const struct ratio_figure *fig, double gray, double x, double y, double w, double h)
@@ -281,8 +354,8 @@ draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
 	char label[32];
 
 	for (size_t g = 0; g < l->n_groups; g++) {
-		double a = cell_value(t, value, "a", l->groups[g]);
-		double e = cell_value(t, value, "e", l->groups[g]);
+		double a = cell_value(t, l, value, "a", g);
+		double e = cell_value(t, l, value, "e", g);
 
 		ratios[g] = a > 0 ? e / a : NAN;
 		if (!isnan(ratios[g]))
@@ -290,7 +363,8 @@ draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
 	}
 	max = nice_max(max);
 
-	double left = x + 50, bottom = y + h - 30, top = y + 40, right = x + w - 10;
+	double left = x + 50, bottom = y + h - (l->many_panels ? 44 : 30), top = y + 40;
+	double right = x + w - 10;
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	text(cr, x + w / 2, y + 20, 15, fig->title, 0.5);
 	cairo_set_line_width(cr, 1);
@@ -319,8 +393,8 @@ draw_ratio_panel(cairo_t *cr, const struct table *t, const struct layout *l,
 		double bx = left + group_w * (double)g + (group_w - bar_w) / 2;
 		double v = ratios[g];
 
+		group_label(cr, l, g, bx + bar_w / 2, bottom);
 		cairo_set_source_rgb(cr, 0, 0, 0);
-		text(cr, bx + bar_w / 2, bottom + 18, 12, l->groups[g], 0.5);
 		if (isnan(v)) {
 			text(cr, bx + bar_w / 2, bottom - 4, 9, "n/a", 0.5);
 			continue;
@@ -361,25 +435,30 @@ main(int argc, char **argv)
 	for (size_t r = 1; r < t.rows; r++) {
 		int s = intern(l.series, &l.n_series, MAX_SERIES, t.cells[r][config]);
 
-		intern(l.groups, &l.n_groups, MAX_GROUPS, t.cells[r][scenario]);
+		intern_group(&l, t.cells[r][scenario], row_panel(&t, r));
+		l.many_panels = l.many_panels || strcmp(row_panel(&t, r), row_panel(&t, 1));
 		/* the terminal's stack names the configuration (xclock is its clock) */
 		if (s >= 0 && (!l.labels[s] || strstr(l.labels[s], "xclock")))
 			l.labels[s] = t.cells[r][stack];
 	}
 
-	/* e against a, when both ran */
-	int a_series = -1, e_series = -1;
-	for (size_t s = 0; s < l.n_series; s++) {
-		if (!strcmp(l.series[s], "a"))
-			a_series = (int)s;
+	/* e against a, in the groups both ran */
+	struct layout both = l;
+	int e_series = -1;
+	for (size_t s = 0; s < l.n_series; s++)
 		if (!strcmp(l.series[s], "e"))
 			e_series = (int)s;
+	both.n_groups = 0;
+	for (size_t g = 0; g < l.n_groups; g++) {
+		if (!has_a_and_e(&t, &l, g))
+			continue;
+		both.groups[both.n_groups] = l.groups[g];
+		both.panels[both.n_groups++] = l.panels[g];
 	}
 	const size_t n_figures = sizeof(figures) / sizeof(figures[0]);
-	const size_t n_ratios = a_series >= 0 && e_series >= 0
-					? sizeof(ratio_figures) / sizeof(ratio_figures[0])
-					: 0;
-	const int width = 1500, panel_h = 330, cols = 2;
+	const size_t n_ratios =
+		both.n_groups ? sizeof(ratio_figures) / sizeof(ratio_figures[0]) : 0;
+	const int width = 1500, panel_h = 330, cols = l.n_groups > 6 ? 1 : 2;
 	const int rows = (int)((n_figures + cols - 1) / cols + (n_ratios + cols - 1) / cols);
 	const int height = 60 + rows * panel_h;
 	cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
@@ -408,7 +487,7 @@ main(int argc, char **argv)
 			60 + (double)(i / cols) * panel_h, (double)width / cols, panel_h);
 	const size_t ratio_row = (n_figures + cols - 1) / cols;
 	for (size_t i = 0; i < n_ratios; i++)
-		draw_ratio_panel(cr, &t, &l, &ratio_figures[i],
+		draw_ratio_panel(cr, &t, &both, &ratio_figures[i],
 			series_gray((size_t)e_series, l.n_series),
 			(double)(i % cols) * width / cols,
 			60 + (double)(ratio_row + i / cols) * panel_h, (double)width / cols,

@@ -10,8 +10,11 @@
  * (the workload's changes, "stim I NS", and the pixels the panel had to
  * change, "changed N"), optionally `input` (pen events, "input I NS") and
  * `info`: "config C", "scenario S", "stack TEXT", "note TEXT", "cpu_ticks N"
- * (utime + stime of the display stack's processes over the workload) and
- * "clk_tck N".
+ * (utime + stime of the display stack's processes over the workload),
+ * "clk_tck N", and from runs on more than one panel "panel NAME",
+ * "panel_mode TEXT" (its size, physical size and depth) and, for vellum's
+ * stacks, "scale S" (vellum's output scale). A run without a panel line
+ * (the benchmark's before it had panels) is on an unnamed panel, "-".
  *
  * Times are CLOCK_MONOTONIC nanoseconds, the driver's clock. A change is
  * shown by the updates submitted from its time until the next change's
@@ -22,8 +25,9 @@
  * submitted after it; input to ink ends when that update starts on the
  * panel.
  *
- * Prints a table on stdout and writes the same figures to CSV. Where a run
- * of configuration e (a's stack on epdrm) has a's of the same scenario, it
+ * Prints a table on stdout and writes the same figures to CSV, then the
+ * panels with vellum's output scale on each. Where a run of configuration
+ * e (a's stack on epdrm) has a's of the same scenario on the same panel, it
  * then prints e's figures against a's, with the targets e is held to: no
  * more pixels driven per pixel changed than a, and a latency (p50) within
  * 10 % of a's.
@@ -45,7 +49,7 @@ struct times {
 };
 
 struct figures {
-	char config[16], scenario[16], stack[64], note[160];
+	char config[16], scenario[16], panel[16], panel_mode[64], scale[16], stack[64], note[160];
 	size_t changes, shown;
 	double latency_p50, latency_p99, software_p50, software_p99;
 	double driven_per_changed;
@@ -130,6 +134,12 @@ read_info(const char *dir, struct figures *f, long long *cpu_ticks, long *clk_tc
 			snprintf(f->config, sizeof(f->config), "%s", value);
 		else if (!strcmp(line, "scenario"))
 			snprintf(f->scenario, sizeof(f->scenario), "%s", value);
+		else if (!strcmp(line, "panel"))
+			snprintf(f->panel, sizeof(f->panel), "%s", value);
+		else if (!strcmp(line, "panel_mode"))
+			snprintf(f->panel_mode, sizeof(f->panel_mode), "%s", value);
+		else if (!strcmp(line, "scale"))
+			snprintf(f->scale, sizeof(f->scale), "%s", value);
 		else if (!strcmp(line, "stack"))
 			snprintf(f->stack, sizeof(f->stack), "%s", value);
 		else if (!strcmp(line, "note"))
@@ -300,9 +310,9 @@ print_row(const struct figures *f)
 {
 	char b[12][32];
 
-	printf("%-6s %-7s %-28s %4zu/%-4zu %7s %7s %7s %7s %8s %6lld %7s %6s %7s %7s %7s\n",
-		f->config, f->scenario, f->stack, f->shown, f->changes,
-		fmt(b[0], 32, f->latency_p50, 0), fmt(b[1], 32, f->latency_p99, 0),
+	printf("%-6s %-7s %-9s %-28s %4zu/%-4zu %7s %7s %7s %7s %8s %6lld %7s %6s %7s %7s %7s\n",
+		f->config, f->panel[0] ? f->panel : "-", f->scenario, f->stack, f->shown,
+		f->changes, fmt(b[0], 32, f->latency_p50, 0), fmt(b[1], 32, f->latency_p99, 0),
 		fmt(b[2], 32, f->software_p50, 0), fmt(b[3], 32, f->software_p99, 0),
 		fmt(b[4], 32, f->driven_per_changed, 1), f->updates,
 		fmt(b[5], 32, f->flashes_per_minute, 1), fmt(b[6], 32, f->ghost_mean, 2),
@@ -323,8 +333,8 @@ csv_number(FILE *csv, double v, int decimals)
 static void
 csv_row(FILE *csv, const struct figures *f)
 {
-	fprintf(csv, "%s,%s,\"%s\",%zu,%zu", f->config, f->scenario, f->stack, f->changes,
-		f->shown);
+	fprintf(csv, "%s,%s,%s,%s,\"%s\",%zu,%zu", f->config, f->scenario, f->panel, f->scale,
+		f->stack, f->changes, f->shown);
 	csv_number(csv, f->latency_p50, 1);
 	csv_number(csv, f->latency_p99, 1);
 	csv_number(csv, f->software_p50, 1);
@@ -368,21 +378,64 @@ compare(const char *name, double e, double a, int decimals, const char *unit, do
 	return missed;
 }
 
-/* e's figures against a's, per scenario both ran, and how many targets e missed. */
+/* " on PANEL", or nothing on an unnamed panel. */
+static const char *
+on_panel(char *buf, size_t len, const struct figures *f)
+{
+	snprintf(buf, len, "%s%s", f->panel[0] ? " on " : "", f->panel);
+	return buf;
+}
+
+/* Each panel once: its mode and the output scales vellum took on it. */
+static void
+print_panels(const struct figures *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		bool first = true;
+
+		if (!f[i].panel[0] || !f[i].panel_mode[0])
+			continue;
+		for (int k = 0; k < i; k++)
+			if (!strcmp(f[k].panel, f[i].panel))
+				first = false;
+		if (!first)
+			continue;
+		printf("panel %s: %s", f[i].panel, f[i].panel_mode);
+		int scales = 0;
+		for (int j = i; j < n; j++) {
+			bool seen = false;
+
+			if (strcmp(f[j].panel, f[i].panel) || !f[j].scale[0])
+				continue;
+			for (int k = i; k < j; k++)
+				if (!strcmp(f[k].panel, f[i].panel) &&
+					!strcmp(f[k].scale, f[j].scale))
+					seen = true;
+			if (!seen)
+				printf("%s%s", scales++ ? ", " : "; vellum's output scale ",
+					f[j].scale);
+		}
+		printf("\n");
+	}
+}
+
+/* e's figures against a's, per scenario and panel both ran, and how many targets e missed. */
 static void
 print_comparisons(const struct figures *f, int n)
 {
 	int compared = 0, missed = 0;
+	char on[32];
 
 	for (int i = 0; i < n; i++) {
 		if (strcmp(f[i].config, "e"))
 			continue;
 		for (int j = 0; j < n; j++) {
-			if (strcmp(f[j].config, "a") || strcmp(f[j].scenario, f[i].scenario))
+			if (strcmp(f[j].config, "a") || strcmp(f[j].scenario, f[i].scenario) ||
+				strcmp(f[j].panel, f[i].panel))
 				continue;
 			if (!compared++)
 				printf("\ne (vellum on epdrm) against a (vellum on epdfb):\n");
-			printf("e/a %s: ", f[i].scenario);
+			printf("e/a %s%s: ", f[i].scenario, on_panel(on, sizeof(on), &f[i]));
 			missed += compare("drv/chg", f[i].driven_per_changed,
 				f[j].driven_per_changed, 1, "", DRIVEN_RATIO_MAX);
 			printf("; ");
@@ -409,14 +462,14 @@ main(int argc, char **argv)
 		fprintf(stderr, "epaper_report: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	fputs("config,scenario,stack,changes,shown,latency_p50_ms,latency_p99_ms,"
+	fputs("config,scenario,panel,scale,stack,changes,shown,latency_p50_ms,latency_p99_ms,"
 	      "software_p50_ms,software_p99_ms,pixels_driven,pixels_changed,"
 	      "driven_per_changed,updates,flashes,flashes_per_min,ghost_mean,"
 	      "cpu_ms_per_update,inputs,inked,ink_p50_ms,ink_p99_ms,note\n",
 		csv);
-	printf("%-6s %-7s %-28s %9s %7s %7s %7s %7s %8s %6s %7s %6s %7s %7s %7s\n", "config",
-		"scene", "stack", "shown", "lat50", "lat99", "sw50", "sw99", "drv/chg", "upd",
-		"fl/min", "ghost", "cpu/upd", "ink50", "ink99");
+	printf("%-6s %-7s %-9s %-28s %9s %7s %7s %7s %7s %8s %6s %7s %6s %7s %7s %7s\n", "config",
+		"panel", "scene", "stack", "shown", "lat50", "lat99", "sw50", "sw99", "drv/chg",
+		"upd", "fl/min", "ghost", "cpu/upd", "ink50", "ink99");
 	int n = argc - 2;
 	struct figures *f = calloc((size_t)n, sizeof(*f));
 	REQUIRE(f);
@@ -425,10 +478,15 @@ main(int argc, char **argv)
 		print_row(&f[i]);
 		csv_row(csv, &f[i]);
 	}
-	/* the notes once, below the table */
-	for (int i = 0; i < n; i++)
+	/* the notes once, below the table, and the panels */
+	for (int i = 0; i < n; i++) {
+		char on[32];
+
 		if (f[i].note[0])
-			printf("%s/%s: %s\n", f[i].config, f[i].scenario, f[i].note);
+			printf("%s/%s%s: %s\n", f[i].config, f[i].scenario,
+				on_panel(on, sizeof(on), &f[i]), f[i].note);
+	}
+	print_panels(f, n);
 	print_comparisons(f, n);
 	free(f);
 	if (fclose(csv)) {

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: MIT
 # epaper_report on two hand-made runs of the type scenario, a's
 # (testdata/a-type) and e's (testdata/e-type), whose figures are worked out
-# below, then on a run without its info file, which it refuses.
+# below; then on those and the same two runs on the reader6 panel
+# (testdata/reader6/, whose info names the panel and vellum's scale, where
+# the first two, from before the benchmark had panels, name none): e is
+# compared with a on the same panel only; then on a run without its info
+# file, which it refuses.
 #
 # a: changes at 1, 2 and 3 s; updates submitted at 1.1 s (ends 1.55), 1.2 s
 #   (ends 1.7) and 3.05 s (starts 3.06, ends 3.5, flashing)
@@ -36,6 +40,25 @@ diff -u "$data/expected.csv" "$work/out.csv"
 grep -qx 'e/a type: drv/chg 4.0 / 5.0 = 0.80 (target <= 1.00, met); lat50 800 / 700 ms = 1.14 (target <= 1.10, missed)' \
 	"$work/table"
 grep -qx 'e/a: 1 of 2 targets missed in 1 scenario' "$work/table"
+grep -q '^a      -       type      vellum + foot ' "$work/table"
+
+# two panels, an unnamed one and reader6, in an order that puts reader6's a first
+"$report" "$work/panels.csv" "$data/reader6/a-type" "$data/a-type" "$data/e-type" \
+	"$data/reader6/e-type" >"$work/panels-table"
+cat "$work/panels-table"
+grep -q '^a      reader6 type      vellum + foot ' "$work/panels-table"
+grep -qx 'a,type,reader6,3.00,"vellum + foot",3,3,700.0,.*,"fixture"' "$work/panels.csv"
+grep -qx 'a,type,,,"vellum + foot",3,3,700.0,.*,"fixture"' "$work/panels.csv"
+grep -qx 'e,type,reader6,3.00,"vellum epdrm + foot",3,3,800.0,.*,""' "$work/panels.csv"
+grep -qx 'a/type on reader6: fixture' "$work/panels-table"
+grep -qx 'a/type: fixture' "$work/panels-table"
+grep -qx "panel reader6: 1072x1448, 91x123 mm, 32 bpp; vellum's output scale 3.00" \
+	"$work/panels-table"
+grep -qx 'e/a type: drv/chg 4.0 / 5.0 = 0.80 (target <= 1.00, met); lat50 800 / 700 ms = 1.14 (target <= 1.10, missed)' \
+	"$work/panels-table"
+grep -qx 'e/a type on reader6: drv/chg 4.0 / 5.0 = 0.80 (target <= 1.00, met); lat50 800 / 700 ms = 1.14 (target <= 1.10, missed)' \
+	"$work/panels-table"
+grep -qx 'e/a: 2 of 4 targets missed in 2 scenarios' "$work/panels-table"
 
 # a alone: nothing to compare
 "$report" "$work/a.csv" "$data/a-type" >"$work/a-table"
