@@ -650,12 +650,13 @@ add_hints(struct vl_server *server, struct vl_output *output, const struct shown
 	int n;
 
 	/* What the view would get without the protocol, where the protocol says auto. */
-	vl_view_mode_for_node(server, &shown->buffer->node, &hint.mode, &hint.dither);
+	vl_view_hint_for_node(server, &shown->buffer->node, &hint);
 	if (refresh->current.mode != VL_EPD_MODE_AUTO)
 		hint.mode = refresh->current.mode;
 	if (refresh->current.dither != VL_EPD_DITHER_AUTO)
 		hint.dither = refresh->current.dither;
-	if (!flash && hint.mode == VL_EPD_MODE_AUTO && hint.dither == VL_EPD_DITHER_AUTO)
+	if (!flash && hint.mode == VL_EPD_MODE_AUTO && hint.dither == VL_EPD_DITHER_AUTO &&
+		!hint.show_blinking)
 		return false;
 	const pixman_box32_t *rects = pixman_region32_rectangles(visible, &n);
 	for (int i = 0; i < n; i++) {

@@ -169,9 +169,12 @@ void vl_views_arrange(struct vl_server *server);
 bool vl_view_place_at(struct vl_server *server, struct wlr_surface *surface, int x, int y);
 /* Hints for the panel: each view's refresh mode over its area. */
 void vl_views_add_hints(struct vl_server *server, struct vl_output *output);
-/* The mode and dither of the view that node is part of (the defaults outside views). */
-void vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node,
-	enum vl_epd_mode *mode, enum vl_epd_dither *dither);
+/*
+ * The mode, dither and blinking of the view that node is part of (the
+ * defaults outside views), into how.
+ */
+void vl_view_hint_for_node(
+	struct vl_server *server, struct wlr_scene_node *node, struct vl_epd_hint *how);
 
 /* layer.c: layer-shell, when built with it */
 #ifdef VL_HAVE_LAYER_SHELL

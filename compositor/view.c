@@ -852,21 +852,22 @@ view_hint(struct vl_view *view, struct vl_epd_hint *how)
 }
 
 void
-vl_view_mode_for_node(struct vl_server *server, struct wlr_scene_node *node, enum vl_epd_mode *mode,
-	enum vl_epd_dither *dither)
+vl_view_hint_for_node(
+	struct vl_server *server, struct wlr_scene_node *node, struct vl_epd_hint *how)
 {
 	struct vl_view *view;
 
-	*mode = server->config.default_mode;
-	*dither = server->config.default_dither;
+	how->mode = server->config.default_mode;
+	how->dither = server->config.default_dither;
 	/* Popups and subsurfaces are drawn inside their view's tree. */
 	for (struct wlr_scene_tree *tree = node->parent; tree; tree = tree->node.parent) {
 		wl_list_for_each (view, &server->views, link) {
 			if (view->scene_tree == tree) {
-				struct vl_epd_hint how = {0};
-				view_hint(view, &how);
-				*mode = how.mode;
-				*dither = how.dither;
+				struct vl_epd_hint view_how = {0};
+				view_hint(view, &view_how);
+				how->mode = view_how.mode;
+				how->dither = view_how.dither;
+				how->show_blinking = view_how.show_blinking;
 				return;
 			}
 		}
@@ -883,7 +884,7 @@ vl_views_add_hints(struct vl_server *server, struct vl_output *output)
 		struct vl_epd_hint how = {0};
 		view_hint(view, &how);
 		if (how.mode != VL_EPD_MODE_AUTO || how.dither != VL_EPD_DITHER_AUTO ||
-			how.merge_window_ms != 0)
+			how.merge_window_ms != 0 || how.show_blinking)
 			vl_output_hint_box(server, output, &view->box, &how);
 	}
 }

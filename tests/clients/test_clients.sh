@@ -194,6 +194,39 @@ expect "typed keys reach the panel" [ "$(updates)" -gt "$before" ]
 # the one flash allowed is the idle cleanup after the typing stopped
 expect "... each keystroke a small update, without a flash" small_updates_after "$before" 200 130 1
 
+# --- foot's blinking cursor at rest: once it blinks steadily, the panel
+# keeps it inked and is sent nothing for it; a key still goes out at once.
+# An application's section can have the blinks shown.
+cat >"$work/blink.sh" <<'SCRIPT'
+source "$VELLUM_TEST_WAIT_FOR"
+foot --override=font=monospace:size=14 --override=cursor.blink=yes cat &
+wait_for grep -q '^update' "$VELLUM_MEMORY_TRACE"
+sleep 1
+# two keys 11 s apart; the keyboard, without which foot does not blink,
+# stays meanwhile. foot blinks every 500 ms: a few blinks teach the pace.
+"$2" -n 2 -i 11000 >/dev/null &
+sleep 5
+grep -c '^update' "$VELLUM_MEMORY_TRACE" >"$1/rest-start"
+sleep 5.5
+grep -c '^update' "$VELLUM_MEMORY_TRACE" >"$1/rest-end"
+sleep 2.5
+kill %1 %2
+SCRIPT
+# blink_updates CONFIG: runs the script under CONFIG; sets rest (updates in 5.5 s at rest) and typed
+blink_updates() {
+	rm -f "$work/rest-start" "$work/rest-end"
+	run_vellum -c "$1" -- bash "$work/blink.sh" "$work" "$(dirname "$probe")/vk_typist"
+	rest=$(($(cat "$work/rest-end" 2>/dev/null || echo 999) - $(cat "$work/rest-start" 2>/dev/null || echo 0)))
+	typed=$(($(updates) - $(cat "$work/rest-end" 2>/dev/null || echo 0)))
+}
+printf '[refresh]\n' >"$work/blink-held.conf"
+printf '[app:foot]\nblinking = shown\n' >"$work/blink-shown.conf"
+blink_updates "$work/blink-held.conf"
+expect "a steadily blinking cursor costs no update at rest ($rest in 5.5 s)" [ "$rest" -eq 0 ]
+expect "... and a key typed then reaches the panel ($typed updates)" [ "$typed" -ge 1 ]
+blink_updates "$work/blink-shown.conf"
+expect "with blinking = shown each blink is an update ($rest in 5.5 s)" [ "$rest" -ge 8 ]
+
 # --- SIGTERM ends the application, then vellum; foot talks to the
 # compositor on its way out, so vellum must serve it until it has gone
 rm -f "$VELLUM_MEMORY_TRACE" "$VELLUM_MEMORY_PANEL"
