@@ -275,6 +275,8 @@ void vl_epd_update_cleanup_timer(struct vl_epd_output *output);
  * change into, by the merge window and the next commit's hints.
  */
 void vl_epd_hold_split_changes(struct vl_epd_output *output, const pixman_region32_t *damage);
+/* Sends what waits in box for the rest of its change: the change is complete. */
+void vl_epd_end_hold(struct vl_epd_output *output, const pixman_box32_t *box);
 /*
  * Sends what is unsent, and settles commits that changed nothing.
  * everything sends also what waits for a retry or for the flushes in

@@ -488,6 +488,25 @@ vl_epd_output_drop_hints(struct wlr_output *wlr_output)
 	output->next_hints.size = 0;
 }
 
+void
+vl_epd_output_end_hold(struct wlr_output *wlr_output, const struct wlr_box *box)
+{
+	struct vl_epd_output *output = epd_output_from_output(wlr_output);
+	const struct vl_epd_device *dev = output->device;
+	/* In 64 bits: a box reaching INT32_MAX must not wrap around. */
+	int64_t x1 = box->x, y1 = box->y;
+	int64_t x2 = x1 + box->width, y2 = y1 + box->height;
+
+	x1 = x1 < 0 ? 0 : x1;
+	y1 = y1 < 0 ? 0 : y1;
+	x2 = x2 > dev->width ? dev->width : x2;
+	y2 = y2 > dev->height ? dev->height : y2;
+	if (x1 >= x2 || y1 >= y2)
+		return;
+	vl_epd_end_hold(
+		output, &(pixman_box32_t){(int32_t)x1, (int32_t)y1, (int32_t)x2, (int32_t)y2});
+}
+
 bool
 vl_epd_output_add_feedback(struct wlr_output *wlr_output, vl_epd_feedback_func func, void *data)
 {

@@ -475,6 +475,27 @@ vl_epd_handle_merge_timer(void *data)
 }
 
 /*
+ * What is held elsewhere still waits for the merge timer, which is
+ * disarmed once nothing is held: the next change starts a hold of its own.
+ */
+void
+vl_epd_end_hold(struct vl_epd_output *output, const pixman_box32_t *box)
+{
+	pixman_region32_t ended;
+
+	pixman_region32_init_rect(&ended, box->x1, box->y1, box->x2 - box->x1, box->y2 - box->y1);
+	pixman_region32_intersect(&ended, &ended, &output->held);
+	bool ends = pixman_region32_not_empty(&ended);
+	pixman_region32_subtract(&output->held, &output->held, &ended);
+	pixman_region32_fini(&ended);
+	if (!ends)
+		return;
+	if (!pixman_region32_not_empty(&output->held))
+		wl_event_source_timer_update(output->merge_timer, 0);
+	vl_epd_kick(output);
+}
+
+/*
  * A change waits for the commits a client may split it into: one to a
  * panel with nothing waiting, all of it for merge_window_ms; one in an
  * area whose hint has a merge window, that area for that long. Commits

@@ -5,7 +5,8 @@
  * once, however many run elsewhere; content for an area with an update on
  * the panel and one queued behind it waits, merging into one later update;
  * a commit is shown when every area of it is; a change split over two
- * commits costs one update. Runs under ASan and UBSan too.
+ * commits costs one update, and goes as soon as the compositor ends its
+ * hold. Runs under ASan and UBSan too.
  */
 #include <epdfb.h>
 #include <setjmp.h>
@@ -398,6 +399,70 @@ test_hinted_split_change_waits_alone(void **state)
 }
 
 /*
+ * A compositor that knows a change is complete ends its hold early: the
+ * halves of an X11 window's change, held for a merge window longer than
+ * the test, go to the panel as one update as soon as the hold over the
+ * window ends, while a change held in another area waits on; the commit
+ * is shown once that area's hold ends too. A hold ended where nothing is
+ * held sends nothing.
+ */
+static void
+test_ended_hold_goes_at_once(void **state)
+{
+	struct fixture f;
+	struct settle first = {0}, second = {0};
+	/* long enough to wait through the rest of the test on any machine */
+	struct vl_epd_hint x11 = {.box = {80, 80, 120, 100}, .merge_window_ms = 60000};
+	struct vl_epd_hint other = {.box = {300, 20, 60, 60}, .merge_window_ms = 60000};
+	(void)state;
+
+	start(&f);
+	size_t before = n_updates(&f);
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &first);
+	scene_harness_rect(&f.h, 100, 100, 60, 20, 0);
+	scene_harness_rect(&f.h, 310, 30, 20, 20, 0);
+	vl_epd_output_add_hint(f.h.output, &x11);
+	vl_epd_output_add_hint(f.h.output, &other);
+	assert_true(scene_harness_commit(&f.h));
+	vl_epd_output_add_feedback(f.h.output, note_feedback, &second);
+	scene_harness_rect(&f.h, 100, 120, 60, 20, 0);
+	vl_epd_output_add_hint(f.h.output, &x11);
+	assert_true(scene_harness_commit(&f.h));
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before);
+
+	/* nothing held there */
+	vl_epd_output_end_hold(f.h.output, &(struct wlr_box){0, 250, W, 50});
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before);
+
+	vl_epd_output_end_hold(f.h.output, &x11.box);
+	wait_updates(&f, before + 1);
+	settle_loop(&f);
+	assert_int_equal(n_updates(&f), before + 1);
+	const struct vl_epd_update *u = update_at(&f, before);
+	assert_int_equal(u->rect.left, 100);
+	assert_int_equal(u->rect.top, 100);
+	assert_int_equal(u->rect.height, 40);
+	assert_int_equal(f.device->pixels[110 * W + 110], 0);
+	assert_int_equal(f.device->pixels[130 * W + 110], 0);
+	/* the other area is still held, and the commit waits for it */
+	assert_int_equal(f.device->pixels[40 * W + 320], 255);
+	assert_true(first.done);
+	assert_false(first.settled);
+	assert_false(second.done);
+
+	/* a box beyond the panel ends the hold over the part on it */
+	vl_epd_output_end_hold(f.h.output, &(struct wlr_box){-100, -100, W + 200, 200});
+	assert_true(scene_harness_run_until(&f.h, &second.done));
+	assert_true(second.settled);
+	assert_int_equal(n_updates(&f), before + 2);
+	assert_int_equal(update_at(&f, before + 1)->rect.left, 310);
+	assert_int_equal(f.device->pixels[40 * W + 320], 0);
+	scene_harness_finish(&f.h);
+}
+
+/*
  * A full-refresh hint flashes the content it came with, once: while an X11
  * window's change waits for its merge window, a later change in the
  * flashed area, which no hint came with, goes out without a flash.
@@ -503,6 +568,7 @@ main(void)
 		cmocka_unit_test(test_commit_shown_when_every_area_is),
 		cmocka_unit_test(test_split_change_costs_one_update),
 		cmocka_unit_test(test_hinted_split_change_waits_alone),
+		cmocka_unit_test(test_ended_hold_goes_at_once),
 		cmocka_unit_test(test_full_refresh_hint_flashes_once),
 		cmocka_unit_test(test_queued_update_keeps_its_pixels),
 	};

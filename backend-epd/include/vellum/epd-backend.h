@@ -126,6 +126,15 @@ void vl_epd_output_add_hint(struct wlr_output *output, const struct vl_epd_hint 
 /* Forgets the hints attached since the last commit: the commit they were for did not come. */
 void vl_epd_output_drop_hints(struct wlr_output *output);
 /*
+ * Ends the merge hold over box (output buffer coordinates) at once: what
+ * waits there for the rest of its change goes to the panel, as when its
+ * merge window is over, while the hold elsewhere goes on. For a compositor
+ * that knows a change is complete before its merge window is over (Xwayland
+ * commits the pieces of a change one per frame callback: one that answered
+ * a frame done with nothing has no piece left to commit).
+ */
+void vl_epd_output_end_hold(struct wlr_output *output, const struct wlr_box *box);
+/*
  * Calls func once for the output's next commit: when the panel has shown it,
  * or when newer content superseded it before it reached the panel.
  */
