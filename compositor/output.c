@@ -283,6 +283,7 @@ handle_frame(struct wl_listener *listener, void *data)
 		vl_epd_output_drop_hints(output->wlr_output);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(output->scene_output, &now);
+	vl_views_x11_frame_done(server);
 }
 
 static void
@@ -395,9 +396,10 @@ vl_output_first(struct vl_server *server)
 	return NULL;
 }
 
-void
-vl_output_hint_box(struct vl_server *server, struct vl_output *output, const struct wlr_box *box,
-	const struct vl_epd_hint *how)
+/* box, in layout coordinates, in the output buffer's: false when it is not on the output. */
+static bool
+native_box(struct vl_server *server, struct vl_output *output, const struct wlr_box *box,
+	struct wlr_box *out)
 {
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct wlr_box output_box;
@@ -410,12 +412,29 @@ vl_output_hint_box(struct vl_server *server, struct vl_output *output, const str
 		box->x - output_box.x + box->width,
 		box->y - output_box.y + box->height,
 	};
-	/* hints are in the output buffer's coordinates: scaled, rotation undone */
+	/* scaled, rotation undone */
 	if (!vl_output_box_to_native(wlr_output, &local, &native))
-		return;
+		return false;
+	*out = (struct wlr_box){native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1};
+	return true;
+}
+
+void
+vl_output_hint_box(struct vl_server *server, struct vl_output *output, const struct wlr_box *box,
+	const struct vl_epd_hint *how)
+{
 	struct vl_epd_hint hint = *how;
 
-	hint.box = (struct wlr_box){
-		native.x1, native.y1, native.x2 - native.x1, native.y2 - native.y1};
-	vl_epd_output_add_hint(wlr_output, &hint);
+	/* hints are in the output buffer's coordinates */
+	if (native_box(server, output, box, &hint.box))
+		vl_epd_output_add_hint(output->wlr_output, &hint);
+}
+
+void
+vl_output_end_hold(struct vl_server *server, struct vl_output *output, const struct wlr_box *box)
+{
+	struct wlr_box native;
+
+	if (vl_output_is_epd(output->wlr_output) && native_box(server, output, box, &native))
+		vl_epd_output_end_hold(output->wlr_output, &native);
 }

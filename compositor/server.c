@@ -233,6 +233,7 @@ vl_server_init(struct vl_server *server, char *error, size_t error_size)
 	wl_list_init(&server->views);
 	wl_list_init(&server->layer_surfaces);
 	wl_list_init(&server->kept_frames);
+	wl_list_init(&server->x11_views);
 	server->display = wl_display_create();
 	if (!server->display) {
 		snprintf(error, error_size, "cannot create the Wayland display");

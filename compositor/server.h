@@ -59,6 +59,9 @@ struct vl_server {
 	struct wlr_xwayland *xwayland;
 	uint32_t x11_dialog_type;            /* the X server's _NET_WM_WINDOW_TYPE_DIALOG atom */
 	struct wl_event_source *x11_recheck; /* pending: X windows looked at again */
+	/* struct vl_view: X11 windows with a surface, whose changes end the merge hold (view.c) */
+	struct wl_list x11_views;
+	struct wl_event_source *x11_settle; /* when the next X11 change may be complete */
 	struct vl_seat *seat;
 	struct vl_refresh_manager *refresh;
 	struct vl_preview *preview; /* -d preview: the window on the desktop */
@@ -150,6 +153,12 @@ void vl_output_disown_kept_frame(struct vl_kept_frame **owner);
  */
 void vl_output_hint_box(struct vl_server *server, struct vl_output *output,
 	const struct wlr_box *box, const struct vl_epd_hint *how);
+/*
+ * Ends the merge hold over box (layout coordinates) of an e-paper output:
+ * the change there is complete.
+ */
+void vl_output_end_hold(
+	struct vl_server *server, struct vl_output *output, const struct wlr_box *box);
 
 /* view.c */
 void vl_view_handle_new_toplevel(struct wl_listener *listener, void *data);
@@ -169,6 +178,11 @@ void vl_views_arrange(struct vl_server *server);
 bool vl_view_place_at(struct vl_server *server, struct wlr_surface *surface, int x, int y);
 /* Hints for the panel: each view's refresh mode over its area. */
 void vl_views_add_hints(struct vl_server *server, struct vl_output *output);
+/*
+ * The output's frame done was sent: X11 windows that committed since the
+ * last one were answered, and their changes may be complete (see view.c).
+ */
+void vl_views_x11_frame_done(struct vl_server *server);
 /*
  * The mode, dither and blinking of the view that node is part of (the
  * defaults outside views), into how.

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <vellum/epd-backend.h>
 #include <vellum/epd-pipeline.h>
 #include <wlr/types/wlr_content_type_v1.h>
@@ -26,6 +27,13 @@
 enum vl_view_type {
 	VL_VIEW_XDG,
 	VL_VIEW_X11,
+};
+
+/* Where an X11 window's latest change is, for its merge hold (see "X11 changes"). */
+enum x11_change {
+	X11_CHANGE_COMPLETE,
+	X11_CHANGE_COMMITTED, /* frame callbacks of its last commit not answered yet */
+	X11_CHANGE_ANSWERED,  /* they were, at x11_answered_ms, and nothing came since */
 };
 
 struct vl_view {
@@ -58,6 +66,12 @@ struct vl_view {
 	} x11_size;
 	/* X11: the parent it was last kept above */
 	struct wlr_xwayland_surface *x11_parent;
+	/* X11: its surface in scene_tree, while mapped */
+	struct wlr_scene_surface *x11_scene_surface;
+	struct wl_list x11_link; /* vl_server.x11_views, while associated */
+	enum x11_change x11_change;
+	bool x11_asked_frame; /* its last commit left frame callbacks to answer */
+	int64_t x11_answered_ms;
 };
 
 static struct wlr_surface *
@@ -641,6 +655,173 @@ restack:
 	vl_seat_update_pointer_later(server->seat);
 }
 
+/*
+ * X11 changes. Xwayland commits a change an X client draws in several
+ * requests in pieces, one per frame callback: it commits what was drawn,
+ * asks for a frame, and commits what was drawn meanwhile when the frame
+ * done comes, at once. A window that, a frame after its frame done, has
+ * committed nothing new has no piece left: its change is complete and its
+ * merge hold ends then, not x11-merge-window after it began, which stays
+ * the bound for a window that asks for no frames or is not shown. An
+ * application's own merge-window is waited out: it was set for one that
+ * draws its pieces further apart than that.
+ */
+
+/*
+ * How long Xwayland has to answer a frame done with the next piece: a frame
+ * at 60 Hz. vellum's frames come when the scene changed, at once: the next
+ * one could come before Xwayland even read the frame done.
+ */
+#define X11_ANSWER_MS 16
+
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* Whether its changes wait for x11-merge-window, which a complete change ends. */
+static bool
+x11_hold_ends_early(struct vl_view *view)
+{
+	const char *app_id = view->xsurface->class;
+	const struct vl_app_rule *rule =
+		app_id ? vl_config_rule(&view->server->config, app_id) : NULL;
+
+	return !rule || !rule->has_merge_window;
+}
+
+/* Where the window's surface is shown, in layout coordinates; false: nowhere. */
+static bool
+x11_surface_box(struct vl_view *view, struct wlr_box *box)
+{
+	struct wlr_surface *surface = view->xsurface->surface;
+	int x, y;
+
+	if (!view->x11_scene_surface || !surface ||
+		!wlr_scene_node_coords(&view->scene_tree->node, &x, &y))
+		return false;
+	*box = (struct wlr_box){x, y, surface->current.width, surface->current.height};
+	return !wlr_box_empty(box);
+}
+
+/*
+ * Whether more of the window's change may come: committed asking for a
+ * frame and shown (a window not shown is sent no frame done, and may wait
+ * for it as long as it is hidden), or answered less than a frame ago.
+ */
+static bool
+x11_change_pending(struct vl_view *view, int64_t now)
+{
+	switch (view->x11_change) {
+	case X11_CHANGE_COMMITTED:
+		return view->x11_asked_frame && view->x11_scene_surface &&
+		       view->x11_scene_surface->buffer->primary_output;
+	case X11_CHANGE_ANSWERED:
+		return now - view->x11_answered_ms < X11_ANSWER_MS;
+	default:
+		return false;
+	}
+}
+
+/* The timer fires when the first answered change is a frame old. */
+static void
+arm_x11_settle(struct vl_server *server)
+{
+	struct vl_view *view;
+	int64_t due = 0;
+
+	if (!server->x11_settle)
+		return;
+	wl_list_for_each (view, &server->x11_views, x11_link) {
+		int64_t at = view->x11_answered_ms + X11_ANSWER_MS;
+		if (view->x11_change == X11_CHANGE_ANSWERED && (due == 0 || at < due))
+			due = at;
+	}
+	int64_t delay_ms = due == 0 ? 0 : due - monotonic_ms();
+	/* a zero delay would disarm it */
+	if (due != 0 && delay_ms < 1)
+		delay_ms = 1;
+	wl_event_source_timer_update(server->x11_settle, (int)delay_ms);
+}
+
+/*
+ * The changes answered a frame ago with nothing are complete: their holds
+ * end, but where another X11 window's change may still get more pieces.
+ */
+static int
+handle_x11_settle(void *data)
+{
+	struct vl_server *server = data;
+	struct vl_output *output = vl_output_first(server);
+	int64_t now = monotonic_ms();
+	pixman_region32_t complete, pending;
+	struct vl_view *view;
+
+	pixman_region32_init(&complete);
+	pixman_region32_init(&pending);
+	wl_list_for_each (view, &server->x11_views, x11_link) {
+		struct wlr_box box;
+		bool shown = x11_surface_box(view, &box);
+		bool early = x11_hold_ends_early(view);
+		if (view->x11_change == X11_CHANGE_ANSWERED && !x11_change_pending(view, now)) {
+			view->x11_change = X11_CHANGE_COMPLETE;
+			if (shown && early)
+				pixman_region32_union_rect(
+					&complete, &complete, box.x, box.y, box.width, box.height);
+		} else if (shown && early && x11_change_pending(view, now)) {
+			pixman_region32_union_rect(
+				&pending, &pending, box.x, box.y, box.width, box.height);
+		}
+	}
+	pixman_region32_subtract(&complete, &complete, &pending);
+	int n;
+	const pixman_box32_t *rects = pixman_region32_rectangles(&complete, &n);
+	for (int i = 0; output && i < n; i++) {
+		struct wlr_box box = {rects[i].x1, rects[i].y1, rects[i].x2 - rects[i].x1,
+			rects[i].y2 - rects[i].y1};
+		vl_output_end_hold(server, output, &box);
+	}
+	pixman_region32_fini(&complete);
+	pixman_region32_fini(&pending);
+	arm_x11_settle(server);
+	return 0;
+}
+
+void
+vl_views_x11_frame_done(struct vl_server *server)
+{
+	struct vl_view *view;
+	int64_t now = monotonic_ms();
+	bool answered = false;
+
+	wl_list_for_each (view, &server->x11_views, x11_link) {
+		/* the scene answers the frame callbacks of the surfaces it shows */
+		if (view->x11_change != X11_CHANGE_COMMITTED || !view->x11_asked_frame ||
+			!wl_list_empty(&view->xsurface->surface->current.frame_callback_list))
+			continue;
+		view->x11_change = X11_CHANGE_ANSWERED;
+		view->x11_answered_ms = now;
+		answered = true;
+	}
+	if (answered)
+		arm_x11_settle(server);
+}
+
+static void
+handle_x11_commit(struct wl_listener *listener, void *data)
+{
+	struct vl_view *view = wl_container_of(listener, view, commit);
+	(void)data;
+
+	view->x11_change = X11_CHANGE_COMMITTED;
+	view->x11_asked_frame =
+		!wl_list_empty(&view->xsurface->surface->current.frame_callback_list);
+}
+
 /* The server whose X events handle_x11_event sees: the hook has no data of its own. */
 static struct vl_server *x11_server;
 
@@ -667,6 +848,8 @@ vl_views_init_x11(struct vl_server *server)
 {
 	x11_server = server;
 	server->xwayland->user_event_handler = handle_x11_event;
+	/* without it, X11 changes wait for x11-merge-window */
+	server->x11_settle = wl_event_loop_add_timer(server->loop, handle_x11_settle, server);
 }
 
 void
@@ -688,6 +871,9 @@ vl_views_finish_x11(struct vl_server *server)
 	if (server->x11_recheck)
 		wl_event_source_remove(server->x11_recheck);
 	server->x11_recheck = NULL;
+	if (server->x11_settle)
+		wl_event_source_remove(server->x11_settle);
+	server->x11_settle = NULL;
 	x11_server = NULL;
 }
 
@@ -699,7 +885,10 @@ handle_x11_map(struct wl_listener *listener, void *data)
 	(void)data;
 
 	view->scene_tree = wlr_scene_tree_create(view->server->views_tree);
-	if (!view->scene_tree || !wlr_scene_surface_create(view->scene_tree, xsurface->surface))
+	if (!view->scene_tree)
+		return;
+	view->x11_scene_surface = wlr_scene_surface_create(view->scene_tree, xsurface->surface);
+	if (!view->x11_scene_surface)
 		return;
 	if (xsurface->override_redirect) {
 		/* menus and tooltips: where X put them, without the keyboard */
@@ -727,6 +916,7 @@ handle_x11_unmap(struct wl_listener *listener, void *data)
 	if (view->scene_tree)
 		wlr_scene_node_destroy(&view->scene_tree->node);
 	view->scene_tree = NULL;
+	view->x11_scene_surface = NULL;
 	if (!view->mapped)
 		return;
 	view->mapped = false;
@@ -745,6 +935,10 @@ handle_x11_associate(struct wl_listener *listener, void *data)
 	wl_signal_add(&surface->events.map, &view->map);
 	view->unmap.notify = handle_x11_unmap;
 	wl_signal_add(&surface->events.unmap, &view->unmap);
+	view->commit.notify = handle_x11_commit;
+	wl_signal_add(&surface->events.commit, &view->commit);
+	view->x11_change = X11_CHANGE_COMPLETE;
+	wl_list_insert(&view->server->x11_views, &view->x11_link);
 	/*
 	 * Xwayland may have committed the window's first buffer before the
 	 * window manager read which X window the wl_surface is for: wlroots
@@ -767,6 +961,8 @@ handle_x11_dissociate(struct wl_listener *listener, void *data)
 
 	wl_list_remove(&view->map.link);
 	wl_list_remove(&view->unmap.link);
+	wl_list_remove(&view->commit.link);
+	wl_list_remove(&view->x11_link);
 }
 
 static void

@@ -444,44 +444,6 @@ if command -v Xwayland >/dev/null; then
 	expect "its window fills the panel from the first frame, one flash" \
 		first_update_is_one_full_flash
 	expect "its hands move on the panel" [ "$(updates)" -ge 3 ]
-
-	# one change an X client draws in two requests, 300 ms apart (a loaded
-	# machine's Xwayland keeps them apart, as it does the few ms of a real
-	# one): two updates, or one in a merge window that takes both
-	cat >"$work/split_lib.sh" <<'LIB'
-# split_updates: the updates within the box the halves fill (50,50 100x40)
-split_updates() {
-	grep '^update' "$VELLUM_MEMORY_TRACE" | awk '{
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["x"] >= 50 && v["y"] >= 50 && v["x"] + v["width"] <= 150 &&
-			v["y"] + v["height"] <= 90) n++
-	} END { print n + 0 }'
-}
-split_updates_at_least() { [ "$(split_updates)" -ge "$1" ]; }
-LIB
-	# shellcheck source=/dev/null
-	source "$work/split_lib.sh"
-	cat >"$work/x11_split.sh" <<'SCRIPT'
-# x11_split.sh WORK X11_SPLIT N: both halves drawn and N updates of them
-# on the panel (however long Xwayland takes), then a second for any more
-source "$VELLUM_TEST_WAIT_FOR"
-source "$1/split_lib.sh"
-: >"$1/split"
-"$2" 300 >"$1/split" &
-wait_for grep -q '^split drawn' "$1/split"
-wait_for split_updates_at_least "$3"
-sleep 1
-SCRIPT
-	x11_split=$(dirname "$probe")/x11_split
-	printf '[refresh]\nx11-merge-window = 0\n' >"$work/no_merge.conf"
-	run_vellum -c "$work/no_merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split" 2
-	expect "an X change in two requests, x11-merge-window = 0: two updates ($(split_updates))" \
-		[ "$status" = 0 -a "$(split_updates)" = 2 ]
-	printf '[refresh]\nx11-merge-window = 2s\n' >"$work/merge.conf"
-	run_vellum -c "$work/merge.conf" -- bash "$work/x11_split.sh" "$work" "$x11_split" 1
-	expect "... x11-merge-window = 2s: one update ($(split_updates)), both halves on the panel" \
-		[ "$status" = 0 -a "$(split_updates)" = 1 -a "$(panel_at 60 60)" = 0 -a \
-			"$(panel_at 140 85)" = 0 -a "$(panel_at 160 60)" = 255 ]
 else
 	echo "# Xwayland is not installed: the X11 cases are skipped"
 fi

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * An X11 client that draws one change in two requests, as X applications
- * do (a clear, then the text): a white window which, once the window
- * manager has shown it, gets a black 100x40 box at 50,50 as two 100x20
- * halves, the second GAP_MS (default 10) after the first reached the X
- * server. Prints "split drawn" after the second half, then stays until
- * killed.
+ * do (a clear, then the text): a white window (WM_CLASS x11_split) which,
+ * once the window manager has shown it, gets a black 100x40 box at 50,50
+ * as two 100x20 halves, the second GAP_MS (default 10) after the first
+ * reached the X server. Prints "split drawn ns=NS" after the second half,
+ * NS the time the X server had it (CLOCK_MONOTONIC, the clock of the
+ * memory panel's trace), then stays until killed.
  *
  *   x11_split [GAP_MS]
  */
@@ -45,6 +46,10 @@ main(int argc, char **argv)
 	xcb_create_window(conn, XCB_COPY_FROM_PARENT, window, screen->root, 0, 0, 400, 300, 0,
 		XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual,
 		XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+	/* its instance and class, for an [app:x11_split] section */
+	static const char wm_class[] = "x11_split\0x11_split";
+	xcb_change_property(conn, XCB_PROP_MODE_REPLACE, window, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING,
+		8, sizeof(wm_class), wm_class);
 	xcb_gcontext_t gc = xcb_generate_id(conn);
 	uint32_t black[] = {screen->black_pixel};
 	xcb_create_gc(conn, gc, window, XCB_GC_FOREGROUND, black);
@@ -66,7 +71,9 @@ main(int argc, char **argv)
 	fill(conn, window, gc, 70);
 	/* the server has both halves once it answered a request sent after them */
 	free(xcb_get_input_focus_reply(conn, xcb_get_input_focus(conn), NULL));
-	printf("split drawn\n");
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	printf("split drawn ns=%lld\n", (long long)now.tv_sec * 1000000000 + now.tv_nsec);
 	fflush(stdout);
 	while ((event = xcb_wait_for_event(conn)))
 		free(event);
