@@ -56,7 +56,7 @@ kept_frame_accepts_input(struct wlr_scene_buffer *buffer, double *sx, double *sy
 }
 
 /*
- * The buffers under node, at sx,sy in kept's tree. By the time a window's
+ * The buffers and rects under node, at sx,sy in kept's tree. By the time a window's
  * unmap is heard, wlroots has disabled its surfaces' nodes, so that
  * disabled nodes are walked too; a surface that shows nothing has no
  * buffer.
@@ -70,6 +70,15 @@ copy_buffers(struct vl_kept_frame *kept, struct wlr_scene_node *node, int sx, in
 		struct wlr_scene_node *child;
 		wl_list_for_each (child, &wlr_scene_tree_from_node(node)->children, link)
 			copy_buffers(kept, child, sx, sy);
+		return;
+	}
+	if (node->type == WLR_SCENE_NODE_RECT) {
+		/* a dialog's border */
+		struct wlr_scene_rect *rect = wlr_scene_rect_from_node(node);
+		struct wlr_scene_rect *copy =
+			wlr_scene_rect_create(kept->tree, rect->width, rect->height, rect->color);
+		if (copy)
+			wlr_scene_node_set_position(&copy->node, sx, sy);
 		return;
 	}
 	if (node->type != WLR_SCENE_NODE_BUFFER)

@@ -21,6 +21,7 @@
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
+#include "border.h"
 #include "popup.h"
 #include "server.h"
 
@@ -41,7 +42,8 @@ struct vl_view {
 	struct vl_server *server;
 	enum vl_view_type type;
 	struct wlr_scene_tree *scene_tree;
-	struct wlr_box box; /* layout coordinates, while mapped */
+	struct vl_border border; /* a dialog's, in scene_tree */
+	struct wlr_box box;      /* layout coordinates, while mapped */
 	bool mapped;
 	/* its last frame, kept in the scene since it was unmapped (output.c) */
 	struct vl_kept_frame *kept_frame;
@@ -161,6 +163,10 @@ place_sized(struct vl_view *view, int width, int height)
 	if (!view_box(view, width, height, &view->box))
 		return;
 	wlr_scene_node_set_position(&view->scene_tree->node, view->box.x, view->box.y);
+	/* a harness that places windows itself checks them without one */
+	if (!vl_border_update(&view->border, view->scene_tree, is_dialog(view) && !view->pin.set,
+		    view->box.width, view->box.height))
+		wlr_log(WLR_ERROR, "cannot draw the border of a dialog");
 	if (view->type == VL_VIEW_X11)
 		wlr_xwayland_surface_configure(view->xsurface, view->box.x, view->box.y,
 			view->box.width, view->box.height);
@@ -916,6 +922,7 @@ handle_x11_unmap(struct wl_listener *listener, void *data)
 	if (view->scene_tree)
 		wlr_scene_node_destroy(&view->scene_tree->node);
 	view->scene_tree = NULL;
+	vl_border_forget(&view->border);
 	view->x11_scene_surface = NULL;
 	if (!view->mapped)
 		return;

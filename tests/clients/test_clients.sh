@@ -455,6 +455,12 @@ expect "... centred on the panel" [ "$(panel_at $((W / 2)) $((H / 2)))" = 0 ]
 [ "$(panel_at $((W / 2 - 90)) $((H / 2 - 40)))" = 0 ] &&
 	[ "$(panel_at $((W / 2 - 110)) $((H / 2)))" = 255 ]
 verdict "... at its own size"
+# a black frame of 2 pixels around it, on the white window behind
+[ "$(panel_at $((W / 2 - 101)) $((H / 2)))" = 0 ] && [ "$(panel_at $((W / 2 - 102)) $((H / 2)))" = 0 ] &&
+	[ "$(panel_at $((W / 2 - 103)) $((H / 2)))" = 255 ] &&
+	[ "$(panel_at $((W / 2 + 101)) $((H / 2)))" = 0 ] &&
+	[ "$(panel_at $((W / 2)) $((H / 2 - 51)))" = 0 ] && [ "$(panel_at $((W / 2)) $((H / 2 + 51)))" = 0 ]
+verdict "... with a border"
 [ "$(panel_at 30 30)" = 0 ] &&
 	[ "$(panel_at 70 70)" = 255 ]
 verdict "the subsurface at 10,10 of the window"
