@@ -198,6 +198,12 @@ struct vl_epd_output {
 	struct wl_event_source *merge_timer;
 	/* fires when a held blinking area may have stopped blinking */
 	struct wl_event_source *blink_timer;
+	/*
+	 * Animated areas that wait for their pace (unsent too): frames go on
+	 * meanwhile, and the pace timer fires when the first is due.
+	 */
+	pixman_region32_t paced;
+	struct wl_event_source *pace_timer;
 	unsigned int merge_window_ms;
 	pixman_region32_t held;
 	struct vl_epd_flush_state *flush_state;
@@ -228,6 +234,8 @@ void vl_epd_flush_note_input(
  * the next that may stop.
  */
 bool vl_epd_flush_expire_blinks(struct vl_epd_output *output, bool release);
+/* Follows what a commit changed under damage, for animations (anim.c). */
+void vl_epd_flush_note_commit(struct vl_epd_output *output, const pixman_region32_t *damage);
 /* Whether ghosts wait for an idle cleanup, and after how long. */
 bool vl_epd_cleanup_due(struct vl_epd_output *output, unsigned int *delay_ms);
 /*
@@ -288,6 +296,7 @@ size_t vl_epd_flushes_in_flight(const struct vl_epd_output *output);
 int vl_epd_handle_frame_timer(void *data);
 int vl_epd_handle_merge_timer(void *data);
 int vl_epd_handle_blink_timer(void *data);
+int vl_epd_handle_pace_timer(void *data);
 int vl_epd_handle_retry_timer(void *data);
 int vl_epd_handle_cleanup_timer(void *data);
 void vl_epd_handle_io_result(const struct vl_epd_io_result *result, void *data);

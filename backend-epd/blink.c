@@ -133,7 +133,7 @@ flip(struct tracker *t, uint64_t now)
 		t->flips = 0;
 		return;
 	}
-	uint32_t spread = t->period_ms / 4 + PERIOD_SLACK_MS;
+	uint32_t spread = t->period_ms / 2 + PERIOD_SLACK_MS;
 	if (t->flips > 0 &&
 		(interval + spread < t->period_ms || interval > t->period_ms + spread)) {
 		t->flips = 1;

@@ -23,10 +23,14 @@
 #include "backend.h"
 
 #define MAX_RECTS_PER_FLUSH VL_EPD_MAX_UPDATES_PER_FLUSH
+/* Changes this soon after input are the user's work, not an animation. */
+#define USER_WORKS_MS 1000
 
 struct vl_epd_flush_state {
 	struct vl_epd_ghost *ghost;
 	struct vl_epd_blink *blink;
+	struct vl_epd_anim *anim;
+	unsigned int animation_interval_ms;
 	struct vl_epd_merge_options merge;
 	const struct vl_epd_waveform_table *table; /* the device's */
 	uint8_t *scratch;                          /* dithered pixels for a 32 bpp framebuffer */
@@ -66,14 +70,17 @@ vl_epd_flush_state_create(
 	ghost.idle_cleanup_ms = options->idle_cleanup_ms;
 	state->ghost = vl_epd_ghost_create(&ghost);
 	state->blink = vl_epd_blink_create();
+	state->anim = vl_epd_anim_create((int32_t)device->width, (int32_t)device->height);
 	if (device->bpp == 32)
 		state->scratch = malloc((size_t)device->width * device->height);
-	if (!state->ghost || !state->blink || (device->bpp == 32 && !state->scratch)) {
+	if (!state->ghost || !state->blink || !state->anim ||
+		(device->bpp == 32 && !state->scratch)) {
 		vl_epd_flush_state_destroy(state);
 		return NULL;
 	}
 	state->input_window_ms = options->input_window_ms;
 	state->idle_cleanup_ms = options->idle_cleanup_ms;
+	state->animation_interval_ms = options->animation_interval_ms;
 	state->table = &device->waveforms;
 	state->merge = (struct vl_epd_merge_options){
 		.panel_width = device->width,
@@ -91,6 +98,7 @@ vl_epd_flush_state_destroy(struct vl_epd_flush_state *state)
 		return;
 	vl_epd_ghost_destroy(state->ghost);
 	vl_epd_blink_destroy(state->blink);
+	vl_epd_anim_destroy(state->anim);
 	free(state->scratch);
 	free(state);
 }
@@ -103,6 +111,7 @@ vl_epd_flush_set_policy(
 		state->ghost, options->full_refresh_every, options->idle_cleanup_ms);
 	state->input_window_ms = options->input_window_ms;
 	state->idle_cleanup_ms = options->idle_cleanup_ms;
+	state->animation_interval_ms = options->animation_interval_ms;
 }
 
 void
@@ -161,6 +170,27 @@ vl_epd_flush_expire_blinks(struct vl_epd_output *output, bool release)
 	pixman_region32_union(&output->unsent, &output->unsent, &released);
 	pixman_region32_fini(&released);
 	return any;
+}
+
+void
+vl_epd_flush_note_commit(struct vl_epd_output *output, const pixman_region32_t *damage)
+{
+	struct vl_epd_flush_state *state = output->flush_state;
+	struct vl_epd_gray cur = gray_view(output->gray, output->device);
+	uint64_t now = now_ms();
+
+	vl_epd_anim_note(state->anim, &cur, damage, now,
+		state->input_ms != 0 && within(state->input_ms, now, USER_WORKS_MS));
+}
+
+int
+vl_epd_handle_pace_timer(void *data)
+{
+	struct vl_epd_output *output = data;
+
+	pixman_region32_clear(&output->paced);
+	vl_epd_kick(output);
+	return 0;
 }
 
 int
@@ -302,7 +332,8 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 		boxes[n - 1] = vl_epd_box_union(&boxes[n - 1], &stale[i]);
 	}
 
-	enum work work = working(state, now_ms());
+	uint64_t now = now_ms();
+	enum work work = working(state, now);
 	/* a scroll is split into several rects by what moved: it is told on all of them */
 	pixman_box32_t extents = n ? boxes[0] : (pixman_box32_t){0};
 	for (size_t i = 1; i < n; i++)
@@ -324,6 +355,7 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 		plan->full = false;
 		plan->remember = false;
 		plan->scrolled = false;
+		plan->animated = false;
 		if (hint && hint->full_refresh) {
 			plan->choice = vl_epd_choose_flashing(state->table);
 			plan->full = true;
@@ -331,6 +363,14 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 			choose_fast(state, dev, plan, scrolled ? WORK_A2 : work,
 				hint ? hint->dither : VL_EPD_DITHER_AUTO);
 			plan->scrolled = scrolled && work == WORK_NONE;
+			/* what a client animates by itself gets what it would have asked for */
+			if (!scrolled && state->animation_interval_ms != 0 &&
+				vl_epd_anim_covers(state->anim, &plan->box, now)) {
+				plan->animated = true;
+				plan->choice = vl_epd_choose_waveform(state->table, plan->content,
+					VL_EPD_MODE_ANIMATION,
+					hint ? hint->dither : VL_EPD_DITHER_AUTO);
+			}
 		}
 	}
 	return vl_epd_merge(plans, n, &state->merge);
@@ -447,7 +487,7 @@ flashes(const struct vl_epd_waveform_entry *wf, const struct vl_epd_plan *plan)
 static bool
 is_page_turn(const struct vl_epd_device *dev, const struct vl_epd_plan *plan)
 {
-	return plan->choice.waveform != WAVEFORM_MODE_A2 && !plan->remember &&
+	return plan->choice.waveform != WAVEFORM_MODE_A2 && !plan->remember && !plan->animated &&
 	       is_page_sized(dev, &plan->box);
 }
 
@@ -467,7 +507,8 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	 * off to the idle cleanup: no ghost flash gets in the user's way. Text
 	 * that scrolls by itself may never rest: it flashes once its debt is due.
 	 */
-	bool animation = plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled;
+	bool animation =
+		(plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled) || plan->animated;
 	if (work != WORK_NONE || animation || plan->full ||
 		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
 		return;
@@ -598,12 +639,29 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		n = plan_updates(output, plans, sizeof(plans) / sizeof(plans[0]));
 	}
 
-	enum work work = working(state, now_ms());
+	uint64_t now = now_ms();
+	enum work work = working(state, now);
+	uint32_t next_pace = 0;
 	pixman_region32_init(&failed);
 	pixman_region32_init(&waiting);
+	pixman_region32_clear(&output->paced);
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
 		promote(state, dev, plan, work);
+		/* an animation's frames between its paced ones are skipped, the newest kept */
+		uint32_t pace = everything || !plan->animated
+					? 0
+					: vl_epd_anim_wait(state->anim, &plan->box, now,
+						  state->animation_interval_ms);
+		if (pace > 0) {
+			pixman_region32_union_rect(&waiting, &waiting, plan->box.x1, plan->box.y1,
+				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
+			pixman_region32_union_rect(&output->paced, &output->paced, plan->box.x1,
+				plan->box.y1, plan->box.x2 - plan->box.x1,
+				plan->box.y2 - plan->box.y1);
+			next_pace = next_pace == 0 || pace < next_pace ? pace : next_pace;
+			continue;
+		}
 		if (!everything &&
 			(is_held(output, &plan->box) || must_wait(output, record, &plan->box))) {
 			pixman_region32_union_rect(&waiting, &waiting, plan->box.x1, plan->box.y1,
@@ -624,8 +682,9 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 				plan->box.x2 - plan->box.x1, plan->box.y2 - plan->box.y1);
 			continue;
 		}
-		vl_epd_ghost_record(
-			state->ghost, &plan->box, plan->choice.waveform, flashing, now_ms());
+		if (plan->animated)
+			vl_epd_anim_driven(state->anim, &plan->box, now);
+		vl_epd_ghost_record(state->ghost, &plan->box, plan->choice.waveform, flashing, now);
 		if (!flashing && (plan->remember || leaves_fast_ghost(plan)))
 			vl_epd_ghost_remember(state->ghost, &plan->box);
 	}
@@ -644,6 +703,8 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	keep_hints_of_unsent(output);
 	/* areas held from now on stop being held once they stop blinking */
 	vl_epd_flush_expire_blinks(output, false);
+	/* a zero delay disarms the timer: nothing is paced */
+	wl_event_source_timer_update(output->pace_timer, (int)next_pace);
 	return queued;
 }
 

@@ -254,6 +254,7 @@ output_commit(struct wlr_output *wlr_output, const struct wlr_output_state *stat
 	output->last_commit_unchanged = true;
 	if (has_content) {
 		output->last_commit_unchanged = !pixman_region32_not_empty(&damage);
+		vl_epd_flush_note_commit(output, &damage);
 		vl_epd_hold_split_changes(output, &damage);
 		pixman_region32_union(&output->unsent, &output->unsent, &damage);
 		/* The panel will show the newest content: older unsent content is superseded. */
@@ -295,6 +296,7 @@ output_destroy(struct wlr_output *wlr_output)
 	wl_event_source_remove(output->merge_timer);
 	wl_event_source_remove(output->frame_timer);
 	wl_event_source_remove(output->blink_timer);
+	wl_event_source_remove(output->pace_timer);
 	/* Every callback runs once: what never reached the panel was not shown. */
 	wl_list_for_each_safe (commit, tmp, &output->finished, link) {
 		wl_list_remove(&commit->link);
@@ -315,6 +317,7 @@ output_destroy(struct wlr_output *wlr_output)
 	pixman_region32_fini(&output->unsent);
 	pixman_region32_fini(&output->stale);
 	pixman_region32_fini(&output->held);
+	pixman_region32_fini(&output->paced);
 	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++)
 		pixman_region32_fini(&output->retries[i].area);
 	pixman_region32_fini(&output->refused);
@@ -350,6 +353,7 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	pixman_region32_init(&output->unsent);
 	pixman_region32_init(&output->stale);
 	pixman_region32_init(&output->held);
+	pixman_region32_init(&output->paced);
 	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++)
 		pixman_region32_init(&output->retries[i].area);
 	pixman_region32_init(&output->refused);
@@ -378,8 +382,10 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 		wl_event_loop_add_timer(backend->loop, vl_epd_handle_frame_timer, output);
 	output->blink_timer =
 		wl_event_loop_add_timer(backend->loop, vl_epd_handle_blink_timer, output);
+	output->pace_timer =
+		wl_event_loop_add_timer(backend->loop, vl_epd_handle_pace_timer, output);
 	if (!output->cleanup_timer || !output->merge_timer || !output->frame_timer ||
-		!output->blink_timer)
+		!output->blink_timer || !output->pace_timer)
 		goto err;
 	output->merge_window_ms = backend->options.merge_window_ms;
 	if (!vl_epd_io_init(&output->io, dev, backend->loop, vl_epd_handle_io_result, output))
@@ -400,6 +406,8 @@ vl_epd_output_create(struct vl_epd_backend *backend)
 	return output;
 
 err:
+	if (output->pace_timer)
+		wl_event_source_remove(output->pace_timer);
 	if (output->blink_timer)
 		wl_event_source_remove(output->blink_timer);
 	if (output->frame_timer)
@@ -414,6 +422,7 @@ err:
 	pixman_region32_fini(&output->unsent);
 	pixman_region32_fini(&output->stale);
 	pixman_region32_fini(&output->held);
+	pixman_region32_fini(&output->paced);
 	for (size_t i = 0; i < VL_EPD_RETRY_AREAS; i++)
 		pixman_region32_fini(&output->retries[i].area);
 	pixman_region32_fini(&output->refused);

@@ -148,8 +148,8 @@ retries_waiting(const struct vl_epd_output *output, pixman_region32_t *region)
 
 /*
  * Whether content waits for the panel, not for the rest of its change nor
- * for the retry of an area that failed, nor one the device refused: frames
- * go on meanwhile.
+ * for the retry of an area that failed, nor one the device refused, nor
+ * for an animation's pace: frames go on meanwhile.
  */
 static bool
 waits_for_panel(const struct vl_epd_output *output)
@@ -162,6 +162,7 @@ waits_for_panel(const struct vl_epd_output *output)
 		&waiting, (pixman_region32_t *)&output->unsent, (pixman_region32_t *)&output->held);
 	pixman_region32_subtract(&waiting, &waiting, &backing_off);
 	pixman_region32_subtract(&waiting, &waiting, (pixman_region32_t *)&output->refused);
+	pixman_region32_subtract(&waiting, &waiting, (pixman_region32_t *)&output->paced);
 	bool waits = pixman_region32_not_empty(&waiting);
 	pixman_region32_fini(&waiting);
 	pixman_region32_fini(&backing_off);

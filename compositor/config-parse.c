@@ -24,7 +24,7 @@
 
 #define APP_PREFIX   "app:"
 #define ARRAY_LEN(a) (sizeof(a) / sizeof(*(a)))
-#define MAX_KEYS     8 /* in one section */
+#define MAX_KEYS     9 /* in one section */
 
 static const char unparsable_line[] = "expected [SECTION], KEY = VALUE or a comment";
 
@@ -351,6 +351,13 @@ set_x11_merge_window(struct load *load, const char *value)
 }
 
 static bool
+set_animation_interval(struct load *load, const char *value)
+{
+	return parse_delay(
+		load, value, "animations as any change", &load->config->animation_interval_ms);
+}
+
+static bool
 set_full_refresh_interval(struct load *load, const char *value)
 {
 	return parse_delay(load, value, "no limit", &load->config->full_refresh_interval_ms);
@@ -515,6 +522,7 @@ static const struct key refresh_keys[] = {
 	{"input-window", set_input_window},
 	{"merge-window", set_merge_window},
 	{"x11-merge-window", set_x11_merge_window},
+	{"animation-interval", set_animation_interval},
 	{"full-refresh-interval", set_full_refresh_interval},
 	{"default-mode", set_default_mode},
 	{"default-dither", set_default_dither},

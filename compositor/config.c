@@ -26,6 +26,7 @@ vl_config_init(struct vl_config *config)
 		.input_window_ms = 1000,
 		/* Xwayland commits a change in pieces a few ms apart */
 		.x11_merge_window_ms = 50,
+		.animation_interval_ms = 1000,
 		.full_refresh_interval_ms = 1000,
 		.default_mode = VL_EPD_MODE_AUTO,
 		.default_dither = VL_EPD_DITHER_AUTO,

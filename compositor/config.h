@@ -40,6 +40,8 @@ struct vl_config {
 	unsigned int input_window_ms;     /* the user works while input is this recent; 0 never */
 	unsigned int merge_window_ms;     /* a change waits this long for the rest of it; 0 none */
 	unsigned int x11_merge_window_ms; /* the same for X11 windows alone */
+	/* an animation nobody asked for is driven this often; 0: not told apart */
+	unsigned int animation_interval_ms;
 	/* shortest time between the flashes clients ask for (epaper-refresh-v1); 0 no limit */
 	unsigned int full_refresh_interval_ms;
 	enum vl_epd_mode default_mode;

@@ -76,6 +76,7 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		.idle_cleanup_ms = server->config.idle_cleanup_ms,
 		.input_window_ms = server->config.input_window_ms,
 		.merge_window_ms = server->config.merge_window_ms,
+		.animation_interval_ms = server->config.animation_interval_ms,
 		.time_scale = server->config.time_scale,
 	};
 	char backend_error[VL_ERROR_SIZE];
@@ -387,6 +388,7 @@ vl_server_apply_config(struct vl_server *server)
 		.idle_cleanup_ms = server->config.idle_cleanup_ms,
 		.input_window_ms = server->config.input_window_ms,
 		.merge_window_ms = server->config.merge_window_ms,
+		.animation_interval_ms = server->config.animation_interval_ms,
 	};
 
 	if (output)

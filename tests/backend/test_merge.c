@@ -20,7 +20,7 @@ static struct vl_epd_plan
 gray_plan(int32_t x1, int32_t y1, int32_t x2, int32_t y2)
 {
 	return (struct vl_epd_plan){
-		{x1, y1, x2, y2}, VL_EPD_CONTENT_GRAY, gl16, false, false, false};
+		{x1, y1, x2, y2}, VL_EPD_CONTENT_GRAY, gl16, false, false, false, false};
 }
 
 static struct vl_epd_merge_options
@@ -162,9 +162,10 @@ test_kinds(void **state)
 	(void)state;
 
 	p[0] = gray_plan(0, 0, 10, 10);
-	p[1] = (struct vl_epd_plan){{0, 20, 100, 30}, VL_EPD_CONTENT_MONO, du, false, false, false};
+	p[1] = (struct vl_epd_plan){
+		{0, 20, 100, 30}, VL_EPD_CONTENT_MONO, du, false, false, false, false};
 	p[2] = (struct vl_epd_plan){
-		{20, 0, 30, 10}, VL_EPD_CONTENT_IMAGE, gc16, false, false, false};
+		{20, 0, 30, 10}, VL_EPD_CONTENT_IMAGE, gc16, false, false, false, false};
 	p[3] = gray_plan(40, 0, 50, 10);
 	p[3].full = true;
 	o.max_rects = 1;
@@ -178,6 +179,12 @@ test_kinds(void **state)
 	struct vl_epd_plan q[2] = {gray_plan(0, 0, 10, 10), gray_plan(10, 0, 20, 10)};
 	q[1].choice.dither = VL_EPD_DITHER_ORDERED;
 	assert_int_equal(vl_epd_merge(q, 2, &o), 2);
+	/* A spinner's frame and a key typed beside it: apart. */
+	q[1].choice.dither = q[0].choice.dither;
+	q[1].animated = true;
+	assert_int_equal(vl_epd_merge(q, 2, &o), 2);
+	assert_false(q[0].animated);
+	assert_true(q[1].animated);
 
 	o.mixed = true;
 	assert_int_equal(vl_epd_merge(p, 4, &o), 1);
@@ -189,8 +196,8 @@ test_kinds(void **state)
 
 	/* On a tie of content, the larger member's choice. */
 	struct vl_epd_plan r[2] = {
-		{{0, 0, 10, 10}, VL_EPD_CONTENT_GRAY, gl16, false, false, false},
-		{{10, 0, 40, 10}, VL_EPD_CONTENT_GRAY, gc16, false, false, false},
+		{{0, 0, 10, 10}, VL_EPD_CONTENT_GRAY, gl16, false, false, false, false},
+		{{10, 0, 40, 10}, VL_EPD_CONTENT_GRAY, gc16, false, false, false, false},
 	};
 	assert_int_equal(vl_epd_merge(r, 2, &o), 1);
 	assert_int_equal(r[0].choice.waveform, WAVEFORM_MODE_GC16);

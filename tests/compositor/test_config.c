@@ -139,6 +139,7 @@ assert_defaults(const struct vl_config *config)
 	assert_int_equal(config->input_window_ms, 1000);
 	assert_int_equal(config->merge_window_ms, 0);
 	assert_int_equal(config->x11_merge_window_ms, 50);
+	assert_int_equal(config->animation_interval_ms, 1000);
 	assert_int_equal(config->full_refresh_interval_ms, 1000);
 	assert_int_equal(config->default_mode, VL_EPD_MODE_AUTO);
 	assert_int_equal(config->default_dither, VL_EPD_DITHER_AUTO);
@@ -273,6 +274,8 @@ test_values(void **state)
 		{"[refresh]\nmerge-window = 0", FIELD(merge_window_ms), 0},
 		{"[refresh]\nx11-merge-window = 80ms", FIELD(x11_merge_window_ms), 80},
 		{"[refresh]\nx11-merge-window = off", FIELD(x11_merge_window_ms), 0},
+		{"[refresh]\nanimation-interval = 2s", FIELD(animation_interval_ms), 2000},
+		{"[refresh]\nanimation-interval = off", FIELD(animation_interval_ms), 0},
 		{"[refresh]\nidle-cleanup = 4294967295ms", FIELD(idle_cleanup_ms), UINT_MAX},
 		{"[refresh]\nidle-cleanup = 4294967s", FIELD(idle_cleanup_ms), 4294967000u},
 		{"[refresh]\nfull-refresh-interval = 250ms", FIELD(full_refresh_interval_ms), 250},
@@ -451,14 +454,15 @@ test_structure_errors(void **state)
 		"scale, time-scale)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
-		"input-window, merge-window, x11-merge-window, full-refresh-interval, "
+		"input-window, merge-window, x11-merge-window, animation-interval, "
+		"full-refresh-interval, "
 		"default-mode, default-dither)");
 	assert_load_fails("[input]\ncursor-theme = x\n",
 		"2: unknown key \"cursor-theme\" in [input] (known: cursor, keyboard-layout, "
 		"keyboard-variant, keyboard-options, touch-device)");
-	assert_load_fails(
-		"[app:foot]\nrotation = 90\n", "2: unknown key \"rotation\" in [app:foot] (known: "
-					       "mode, dither, merge-window, blinking)");
+	assert_load_fails("[app:foot]\nrotation = 90\n",
+		"2: unknown key \"rotation\" in [app:foot] (known: "
+		"mode, dither, merge-window, blinking)");
 	assert_load_fails("[panel]\nrotation = 90\n; comment\nrotation = 180\n",
 		"4: duplicate key \"rotation\" (first at line 2)");
 	assert_load_fails("[app:foot]\nmode = text\nmode = fast\n",
@@ -593,6 +597,9 @@ test_value_errors(void **state)
 		{"refresh", "input-window", "-1", bad_delay},
 		{"refresh", "merge-window", "1 frame", bad_merge},
 		{"refresh", "x11-merge-window", "-5ms", bad_merge},
+		{"refresh", "animation-interval", "fast",
+			"expected a delay such as 2000ms, 2s or 2000 (milliseconds) up to "
+			"4294967295ms, or 0 or off for animations as any change"},
 		{"app:foot", "merge-window", "soon", bad_merge},
 		{"refresh", "idle-cleanup", "2min", bad_delay},
 		{"refresh", "idle-cleanup", "2 s", bad_delay},

@@ -53,6 +53,12 @@ struct vl_epd_backend_options {
 	 * one update; 0: changes go at once.
 	 */
 	unsigned int merge_window_ms;
+	/*
+	 * An area animated without input (a spinner) is driven at most once
+	 * this often, fast and apart from the rest, and the frames between
+	 * are skipped; 0: such areas are not told apart from other changes.
+	 */
+	unsigned int animation_interval_ms;
 };
 
 /* What the user did: it decides the fast waveform while they work. */

@@ -10,6 +10,7 @@
  *   merge     fewer, aligned updates when one costs less than two
  *   ghost     ghost debt per area: flashing promotions and idle cleanup
  *   blink     small areas blinking at a steady period (carets), held inked
+ *   anim      areas animated without input (spinners), driven at a pace
  *   dither    quantize a rect to the waveform's gray levels
  *   transform rotated output coordinates -> the panel's native ones
  *
@@ -271,6 +272,7 @@ struct vl_epd_plan {
 	bool full;     /* UPDATE_MODE_FULL */
 	bool remember; /* drawn fast while the user works: the idle cleanup redraws it */
 	bool scrolled; /* content that moved without input: fast, but flashes when due */
+	bool animated; /* an animation nobody asked for: fast, paced, never merged with the rest */
 };
 
 struct vl_epd_merge_options {
@@ -414,6 +416,32 @@ int64_t vl_epd_blink_expire(struct vl_epd_blink *blink, const struct vl_epd_gray
 void vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release);
 /* Whether the area of box is held (box exactly as the changed box was). */
 bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *box);
+
+/* anim.c */
+
+/*
+ * Animations: the panel in cells of 16x16 pixels. A cell whose pixels
+ * changed six times in a row at frames less than 300 ms apart, while
+ * nobody worked, is animated until it rests for 300 ms.
+ */
+struct vl_epd_anim;
+
+struct vl_epd_anim *vl_epd_anim_create(int32_t width, int32_t height);
+void vl_epd_anim_destroy(struct vl_epd_anim *anim);
+/*
+ * Notes a commit at now_ms (a monotonic clock): the cells of gray (the
+ * whole panel's, after the commit) that damage touches. user_works: input
+ * came lately, and the changes do not count toward an animation.
+ */
+void vl_epd_anim_note(struct vl_epd_anim *anim, const struct vl_epd_gray *gray,
+	const pixman_region32_t *damage, uint64_t now_ms, bool user_works);
+/* Whether every cell box touches is animated. */
+bool vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms);
+/* How long box waits until its cells may be driven again, interval_ms after the last time. */
+uint32_t vl_epd_anim_wait(const struct vl_epd_anim *anim, const pixman_box32_t *box,
+	uint64_t now_ms, uint32_t interval_ms);
+/* An update drove the cells of box at now_ms. */
+void vl_epd_anim_driven(struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms);
 
 /* dither.c */
 

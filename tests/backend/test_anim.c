@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * anim: areas that change frame after frame without input are animated;
+ * typing is not; an animation ends when it rests; its pace.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+
+#define W 160
+#define H 96
+
+/* A spinner in the cells of (32, 32)-(64, 64), a frame every 16 ms. */
+static const pixman_box32_t spinner = {32, 32, 64, 64};
+
+struct screen {
+	struct vl_epd_gray gray;
+	struct vl_epd_anim *anim;
+	uint64_t now_ms;
+	uint8_t shade;
+};
+
+static void
+screen_init(struct screen *s)
+{
+	s->gray = gray_new(W, H, W, 255);
+	s->anim = vl_epd_anim_create(W, H);
+	assert_non_null(s->anim);
+	s->now_ms = 1000;
+	s->shade = 0;
+}
+
+static void
+screen_fini(struct screen *s)
+{
+	gray_free(&s->gray);
+	vl_epd_anim_destroy(s->anim);
+}
+
+/* A frame interval_ms after the last, drawing box anew (or the same when same). */
+static void
+frame(struct screen *s, const pixman_box32_t *box, uint32_t interval_ms, bool user_works, bool same)
+{
+	pixman_region32_t damage;
+
+	s->now_ms += interval_ms;
+	if (!same)
+		gray_fill(&s->gray, box->x1, box->y1, box->x2, box->y2, s->shade += 37);
+	pixman_region32_init_rect(&damage, box->x1, box->y1, box->x2 - box->x1, box->y2 - box->y1);
+	vl_epd_anim_note(s->anim, &s->gray, &damage, s->now_ms, user_works);
+	pixman_region32_fini(&damage);
+}
+
+static void
+test_frames_without_input_animate(void **state)
+{
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	for (int i = 0; i < 6; i++) {
+		frame(&s, &spinner, 16, false, false);
+		assert_false(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	}
+	frame(&s, &spinner, 16, false, false);
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	/* a box beyond the animated cells is not animation */
+	const pixman_box32_t wider = {32, 32, 80, 64};
+	assert_false(vl_epd_anim_covers(s.anim, &wider, s.now_ms));
+	/* resting ends it */
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 300));
+	assert_false(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 301));
+	screen_fini(&s);
+}
+
+static void
+test_typing_and_slow_changes_do_not(void **state)
+{
+	const pixman_box32_t cell = {96, 16, 112, 32};
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	/* keys at 10 a second: the user works */
+	for (int i = 0; i < 40; i++)
+		frame(&s, &cell, 100, true, false);
+	assert_false(vl_epd_anim_covers(s.anim, &cell, s.now_ms));
+	/* a clock's seconds, a caret's blinks */
+	for (int i = 0; i < 40; i++)
+		frame(&s, &cell, i % 2 ? 1000 : 500, false, false);
+	assert_false(vl_epd_anim_covers(s.anim, &cell, s.now_ms));
+	/* damage that changes nothing: a client that redraws the same frame */
+	for (int i = 0; i < 40; i++)
+		frame(&s, &spinner, 16, false, true);
+	assert_false(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	screen_fini(&s);
+}
+
+static void
+test_animation_goes_on_while_the_user_types(void **state)
+{
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	for (int i = 0; i < 10; i++)
+		frame(&s, &spinner, 16, false, false);
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	for (int i = 0; i < 100; i++)
+		frame(&s, &spinner, 16, true, false);
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	screen_fini(&s);
+}
+
+static void
+test_pace(void **state)
+{
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	for (int i = 0; i < 10; i++)
+		frame(&s, &spinner, 16, false, false);
+	/* never driven: due at once */
+	assert_int_equal(vl_epd_anim_wait(s.anim, &spinner, s.now_ms, 1000), 0);
+	vl_epd_anim_driven(s.anim, &spinner, s.now_ms);
+	assert_int_equal(vl_epd_anim_wait(s.anim, &spinner, s.now_ms + 200, 1000), 800);
+	assert_int_equal(vl_epd_anim_wait(s.anim, &spinner, s.now_ms + 1000, 1000), 0);
+	/* a box over one driven cell waits for it */
+	const pixman_box32_t part = {48, 48, 96, 64};
+	assert_int_equal(vl_epd_anim_wait(s.anim, &part, s.now_ms + 600, 1000), 400);
+	screen_fini(&s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_frames_without_input_animate),
+		cmocka_unit_test(test_typing_and_slow_changes_do_not),
+		cmocka_unit_test(test_animation_goes_on_while_the_user_types),
+		cmocka_unit_test(test_pace),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
