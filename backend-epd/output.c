@@ -463,26 +463,37 @@ vl_epd_backend_notify_input(struct wlr_backend *wlr_backend, enum vl_epd_input k
 	vl_epd_update_cleanup_timer(output);
 }
 
-void
-vl_epd_output_add_hint(struct wlr_output *wlr_output, const struct vl_epd_hint *hint)
+/* box clipped to the panel; false when nothing is left of it. */
+static bool
+clip_to_panel(const struct vl_epd_device *dev, const struct wlr_box *box, pixman_box32_t *clipped)
 {
-	struct vl_epd_output *output = epd_output_from_output(wlr_output);
-	const struct vl_epd_device *dev = output->device;
 	/* In 64 bits: a box reaching INT32_MAX must not wrap around. */
-	int64_t x1 = hint->box.x, y1 = hint->box.y;
-	int64_t x2 = x1 + hint->box.width, y2 = y1 + hint->box.height;
+	int64_t x1 = box->x, y1 = box->y;
+	int64_t x2 = x1 + box->width, y2 = y1 + box->height;
 
 	x1 = x1 < 0 ? 0 : x1;
 	y1 = y1 < 0 ? 0 : y1;
 	x2 = x2 > dev->width ? dev->width : x2;
 	y2 = y2 > dev->height ? dev->height : y2;
 	if (x1 >= x2 || y1 >= y2)
+		return false;
+	*clipped = (pixman_box32_t){(int32_t)x1, (int32_t)y1, (int32_t)x2, (int32_t)y2};
+	return true;
+}
+
+void
+vl_epd_output_add_hint(struct wlr_output *wlr_output, const struct vl_epd_hint *hint)
+{
+	struct vl_epd_output *output = epd_output_from_output(wlr_output);
+	pixman_box32_t b;
+
+	if (!clip_to_panel(output->device, &hint->box, &b))
 		return;
 	struct vl_epd_hint *slot = wl_array_add(&output->next_hints, sizeof(*slot));
 	if (!slot)
 		return;
 	*slot = *hint;
-	slot->box = (struct wlr_box){(int)x1, (int)y1, (int)(x2 - x1), (int)(y2 - y1)};
+	slot->box = (struct wlr_box){b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1};
 	if ((unsigned int)slot->mode > VL_EPD_MODE_ANIMATION)
 		slot->mode = VL_EPD_MODE_AUTO;
 	if ((unsigned int)slot->dither > VL_EPD_DITHER_DIFFUSION)
@@ -501,19 +512,10 @@ void
 vl_epd_output_end_hold(struct wlr_output *wlr_output, const struct wlr_box *box)
 {
 	struct vl_epd_output *output = epd_output_from_output(wlr_output);
-	const struct vl_epd_device *dev = output->device;
-	/* In 64 bits: a box reaching INT32_MAX must not wrap around. */
-	int64_t x1 = box->x, y1 = box->y;
-	int64_t x2 = x1 + box->width, y2 = y1 + box->height;
+	pixman_box32_t b;
 
-	x1 = x1 < 0 ? 0 : x1;
-	y1 = y1 < 0 ? 0 : y1;
-	x2 = x2 > dev->width ? dev->width : x2;
-	y2 = y2 > dev->height ? dev->height : y2;
-	if (x1 >= x2 || y1 >= y2)
-		return;
-	vl_epd_end_hold(
-		output, &(pixman_box32_t){(int32_t)x1, (int32_t)y1, (int32_t)x2, (int32_t)y2});
+	if (clip_to_panel(output->device, box, &b))
+		vl_epd_end_hold(output, &b);
 }
 
 bool

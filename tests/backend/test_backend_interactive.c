@@ -429,6 +429,19 @@ blink_caret(struct fixture *f, struct wlr_scene_rect *caret, int count, bool sho
 	return updates;
 }
 
+/* A white page with a caret of 2x20 at 100,100 on the panel. */
+static struct wlr_scene_rect *
+start_with_caret(struct fixture *f)
+{
+	const struct vl_epd_update *u;
+
+	start(f, 0, 0);
+	show(f, &u);
+	struct wlr_scene_rect *caret = scene_harness_rect(&f->h, 100, 100, 2, 20, 0);
+	assert_int_equal(show(f, &u), 1);
+	return caret;
+}
+
 /*
  * Once a caret blinks steadily, the panel keeps it inked and is sent
  * nothing for it; a key (input) ends that: the caret shows as it is at
@@ -441,10 +454,7 @@ test_blinking_caret_costs_nothing(void **state)
 	const struct vl_epd_update *u;
 	(void)state;
 
-	start(&f, 0, 0);
-	show(&f, &u);
-	struct wlr_scene_rect *caret = scene_harness_rect(&f.h, 100, 100, 2, 20, 0);
-	assert_int_equal(show(&f, &u), 1);
+	struct wlr_scene_rect *caret = start_with_caret(&f);
 	/* a few blinks to learn its pace (four, on a machine that keeps time), then none */
 	assert_true(blink_caret(&f, caret, 8, false) >= 4);
 	assert_int_equal(blink_caret(&f, caret, 12, false), 0);
@@ -467,13 +477,9 @@ static void
 test_blinking_shown_where_the_hint_says(void **state)
 {
 	struct fixture f;
-	const struct vl_epd_update *u;
 	(void)state;
 
-	start(&f, 0, 0);
-	show(&f, &u);
-	struct wlr_scene_rect *caret = scene_harness_rect(&f.h, 100, 100, 2, 20, 0);
-	assert_int_equal(show(&f, &u), 1);
+	struct wlr_scene_rect *caret = start_with_caret(&f);
 	assert_int_equal(blink_caret(&f, caret, 12, true), 12);
 	scene_harness_finish(&f.h);
 }
