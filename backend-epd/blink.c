@@ -25,6 +25,12 @@
 #define PERIOD_SLACK_MS 60
 /* Changes at a steady period before the area is held. */
 #define STEADY_FLIPS 4
+/*
+ * A caret blinks alone: a change this close to another of the same flush
+ * is part of something larger (the segments of a clock's digit, which
+ * may go on and off at a steady pace too) and is never held.
+ */
+#define ALONE_PX 48
 
 struct tracker {
 	pixman_box32_t box; /* x2 == 0: free */
@@ -182,6 +188,36 @@ blinks(struct vl_epd_blink *blink, const struct vl_epd_gray *cur, const struct v
 	return drawn != t->pictures[t->inked];
 }
 
+static bool
+near(const pixman_box32_t *a, const pixman_box32_t *b)
+{
+	return a->x1 - ALONE_PX < b->x2 && b->x1 - ALONE_PX < a->x2 && a->y1 - ALONE_PX < b->y2 &&
+	       b->y1 - ALONE_PX < a->y2;
+}
+
+/* Whether box is near none of the n boxes. */
+static bool
+alone(const pixman_box32_t *box, const pixman_box32_t *boxes, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (near(box, &boxes[j]))
+			return false;
+	return true;
+}
+
+/* The tracker of box, if any, forgets it: what changes there is no blink. */
+static void
+forget(struct vl_epd_blink *blink, const pixman_box32_t *box)
+{
+	for (size_t i = 0; i < TRACKERS; i++) {
+		struct tracker *t = &blink->trackers[i];
+		if (t->box.x2 != 0 && same_box(&t->box, box)) {
+			t->box.x2 = 0;
+			t->held = false;
+		}
+	}
+}
+
 size_t
 vl_epd_blink_filter(struct vl_epd_blink *blink, const struct vl_epd_gray *cur,
 	const struct vl_epd_gray *sent, const pixman_region32_t *damage, pixman_box32_t *boxes,
@@ -196,11 +232,23 @@ vl_epd_blink_filter(struct vl_epd_blink *blink, const struct vl_epd_gray *cur,
 		if (picture(cur, &t->box, NULL) == t->pictures[t->inked])
 			t->inked_ms = now_ms;
 	}
+	/*
+	 * Boxes are removed in place: one removed was alone, so that it is
+	 * no neighbour of any other, and the kept ones before i and those
+	 * after it are all the neighbours i has.
+	 */
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++) {
-		if ((exempt && exempt[i]) || !is_small(&boxes[i]) ||
-			!blinks(blink, cur, sent, &boxes[i], now_ms))
-			boxes[kept++] = boxes[i];
+		pixman_box32_t box = boxes[i];
+		bool dropped = false;
+		if ((!exempt || !exempt[i]) && is_small(&box)) {
+			if (alone(&box, boxes, kept) && alone(&box, boxes + i + 1, n - i - 1))
+				dropped = blinks(blink, cur, sent, &box, now_ms);
+			else
+				forget(blink, &box);
+		}
+		if (!dropped)
+			boxes[kept++] = box;
 	}
 	return kept;
 }

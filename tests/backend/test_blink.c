@@ -168,6 +168,40 @@ test_a_third_picture_ends_the_hold(void **state)
 	page_fini(&p);
 }
 
+/*
+ * Two segments of a clock's digit, 10 pixels apart, going on and off
+ * together at a steady pace: each change is part of a larger one, and
+ * goes out every time.
+ */
+static void
+test_changes_beside_others_are_not_held(void **state)
+{
+	const pixman_box32_t segments[2] = {{50, 40, 70, 44}, {50, 54, 70, 58}};
+	struct page p;
+	(void)state;
+
+	page_init(&p);
+	for (int i = 0; i < 12; i++) {
+		uint8_t value = i % 2 ? 255 : 0;
+		pixman_box32_t boxes[2] = {segments[0], segments[1]};
+		pixman_region32_t damage;
+		p.now_ms += PERIOD_MS;
+		pixman_region32_init_rect(&damage, 50, 40, 20, 18);
+		for (int k = 0; k < 2; k++)
+			gray_fill(&p.cur, segments[k].x1, segments[k].y1, segments[k].x2,
+				segments[k].y2, value);
+		assert_int_equal(vl_epd_blink_filter(p.blink, &p.cur, &p.sent, &damage, boxes, 2,
+					 NULL, p.now_ms),
+			2);
+		pixman_region32_fini(&damage);
+		for (int k = 0; k < 2; k++)
+			gray_fill(&p.sent, segments[k].x1, segments[k].y1, segments[k].x2,
+				segments[k].y2, value);
+	}
+	assert_false(vl_epd_blink_held(p.blink, &segments[0]));
+	page_fini(&p);
+}
+
 static void
 test_exempt_areas_blink_on_the_panel(void **state)
 {
@@ -275,6 +309,7 @@ main(void)
 		cmocka_unit_test(test_irregular_changes_are_not_held),
 		cmocka_unit_test(test_big_or_fast_areas_are_not_held),
 		cmocka_unit_test(test_a_third_picture_ends_the_hold),
+		cmocka_unit_test(test_changes_beside_others_are_not_held),
 		cmocka_unit_test(test_exempt_areas_blink_on_the_panel),
 		cmocka_unit_test(test_input_releases_what_differs),
 		cmocka_unit_test(test_stopped_blinking_shows_what_it_left),

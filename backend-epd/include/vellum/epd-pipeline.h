@@ -385,10 +385,11 @@ bool vl_epd_ghost_cell(
 /* blink.c */
 
 /*
- * Blinking carets: a small area (at most 96 pixels a side, 4096 in all)
- * whose changed pixels alternate between the same two pictures, four
- * times in a row at a steady period of 150 ms to 2 s, is held: the panel
- * keeps the picture with more ink, and the other is not sent.
+ * Blinking carets: a small area (at most 96 pixels a side, 4096 in all),
+ * changed alone (no other change of the flush within 48 pixels), whose
+ * pixels alternate between the same two pictures, four times in a row at
+ * a steady period of 150 ms to 2 s, is held: the panel keeps the picture
+ * with more ink, and the other is not sent.
  */
 struct vl_epd_blink;
 
