@@ -200,6 +200,34 @@ static void epdfb_update_retire(struct epdfb_par *par,
 	epdfb_update_free(upd);
 }
 
+/* Where a walk over the rows of a rect is: see epdfb_for_each_row(). */
+struct epdfb_row_walk {
+	const struct epdfb_par *par;
+	const struct mxcfb_rect *r;
+	u32 rows;
+};
+
+static bool epdfb_row_next(struct epdfb_row_walk *walk, u32 *y, size_t *i)
+{
+	const struct mxcfb_rect *r = walk->r;
+
+	if (walk->rows == r->height)
+		return false;
+	cond_resched();
+	*y = r->top + walk->rows++;
+	*i = (size_t)*y * walk->par->width + r->left;
+	return true;
+}
+
+/*
+ * Walks the rows @y of the rect @r, @i the offset of each row's first pixel
+ * in par->owner, par->flight and par->deferred. A full-screen update's
+ * passes cover millions of pixels under par->lock: they yield between rows.
+ */
+#define epdfb_for_each_row(par, r, y, i)				\
+	for (struct epdfb_row_walk walk_ = { par, r, 0 };		\
+	     epdfb_row_next(&walk_, &(y), &(i));)
+
 /* The LUT of an update that ends frees, and so do the pixels it drove. */
 static void epdfb_update_release(struct epdfb_par *par,
 				 struct epdfb_update *upd)
@@ -208,13 +236,10 @@ static void epdfb_update_release(struct epdfb_par *par,
 	size_t i;
 	u32 x, y;
 
-	for (y = r->top; y < r->top + r->height; y++) {
-		cond_resched();
-		i = (size_t)y * par->width + r->left;
+	epdfb_for_each_row(par, r, y, i)
 		for (x = 0; x < r->width; x++, i++)
 			if (epdfb_update_drives(par, upd, i))
 				par->owner[i] &= EPDFB_PIXEL_DEFERRED;
-	}
 	par->luts &= ~(1u << upd->lut);
 }
 
@@ -461,9 +486,7 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 			retargets |= 1u << other->lut;
 	}
 
-	for (y = r->top; y < r->top + r->height; y++) {
-		cond_resched();
-		i = (size_t)y * par->width + r->left;
+	epdfb_for_each_row(par, r, y, i) {
 		for (x = r->left; x < r->left + r->width; x++, i++) {
 			own = par->owner[i];
 			if (!(own & EPDFB_PIXEL_LUT)) {
@@ -510,14 +533,11 @@ static bool epdfb_deferred_ready(struct epdfb_par *par,
 	size_t i;
 	u32 x, y;
 
-	for (y = r->top; y < r->top + r->height; y++) {
-		cond_resched();
-		i = (size_t)y * par->width + r->left;
+	epdfb_for_each_row(par, r, y, i)
 		for (x = 0; x < r->width; x++, i++)
 			if ((par->owner[i] & EPDFB_PIXEL_DEFERRED) &&
 			    (par->owner[i] & EPDFB_PIXEL_LUT))
 				return false;
-	}
 	return true;
 }
 
@@ -529,9 +549,7 @@ static void epdfb_update_take_deferred(struct epdfb_par *par,
 	size_t i;
 	u32 x, y;
 
-	for (y = r->top; y < r->top + r->height; y++) {
-		cond_resched();
-		i = (size_t)y * par->width + r->left;
+	epdfb_for_each_row(par, r, y, i) {
 		for (x = 0; x < r->width; x++, i++) {
 			if (!(par->owner[i] & EPDFB_PIXEL_DEFERRED))
 				continue;
