@@ -42,6 +42,7 @@
 #include <linux/sched.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "epdfb_drv.h"
 #include "epdfb_queue.h"
@@ -228,18 +229,36 @@ static bool epdfb_row_next(struct epdfb_row_walk *walk, u32 *y, size_t *i)
 	for (struct epdfb_row_walk walk_ = { par, r, 0 };		\
 	     epdfb_row_next(&walk_, &(y), &(i));)
 
+/*
+ * How many pixels from offset @i on, at most @n, have the owner of the one
+ * at @i: what becomes of one becomes of them all, and the passes take them
+ * at once. A full-screen update meets runs as wide as the panel, and
+ * memchr_inv() compares them by words where a loop took every byte.
+ */
+static size_t epdfb_owner_run(const struct epdfb_par *par, size_t i, size_t n)
+{
+	const u8 *own = par->owner + i;
+	const u8 *end = memchr_inv(own, *own, n);
+
+	return end ? end - own : n;
+}
+
 /* The LUT of an update that ends frees, and so do the pixels it drove. */
 static void epdfb_update_release(struct epdfb_par *par,
 				 struct epdfb_update *upd)
 {
 	const struct mxcfb_rect *r = &upd->rect;
-	size_t i;
-	u32 x, y;
+	size_t i, end, n;
+	u32 y;
 
-	epdfb_for_each_row(par, r, y, i)
-		for (x = 0; x < r->width; x++, i++)
+	epdfb_for_each_row(par, r, y, i) {
+		for (end = i + r->width; i < end; i += n) {
+			n = epdfb_owner_run(par, i, end - i);
 			if (epdfb_update_drives(par, upd, i))
-				par->owner[i] &= EPDFB_PIXEL_DEFERRED;
+				memset(par->owner + i,
+				       par->owner[i] & EPDFB_PIXEL_DEFERRED, n);
+		}
+	}
 	par->luts &= ~(1u << upd->lut);
 }
 
@@ -432,51 +451,101 @@ static bool epdfb_waveform_fast(const struct epdfb_par *par, u32 id)
 			      EPDFB_WAVEFORM_FLASHING_FULL));
 }
 
-/* Takes the pixel at @i over from @from, the update driving it, cut off. */
+/*
+ * Takes the pixel at @i over from the update driving it, cut off @progress
+ * (of 256) of the way by @wf.
+ */
 static void epdfb_update_retarget(struct epdfb_par *par,
-				  struct epdfb_update *upd,
-				  const struct epdfb_update *from, size_t i)
+				  struct epdfb_update *upd, size_t i,
+				  u32 progress, const struct epdfb_waveform *wf)
 {
-	u64 span = from->end_ns - from->start_ns;
-	u32 progress = 256;
-
-	if (upd->start_ns < from->end_ns && span)
-		progress = div64_u64((upd->start_ns - from->start_ns) * 256,
-				     span);
-	par->ops->retarget(par, i, par->flight[i], progress,
-			   epdfb_find_waveform(par, from->waveform));
+	par->ops->retarget(par, i, par->flight[i], progress, wf);
 	par->flight[i] = par->deferred[i];
 	par->owner[i] = upd->lut + 1;
 }
 
+/* How far @from, cut off as @upd starts, pushed its pixels: 256 is all. */
+static u32 epdfb_retarget_progress(const struct epdfb_update *upd,
+				   const struct epdfb_update *from)
+{
+	u64 span = from->end_ns - from->start_ns;
+
+	if (upd->start_ns < from->end_ns && span)
+		return div64_u64((upd->start_ns - from->start_ns) * 256, span);
+	return 256;
+}
+
 /*
- * Hands the pixels of an update that starts, captured in par->deferred, out
- * per pixel. One no update in flight drives is the update's. One being
- * driven to the same level is left to the update driving it, if that one
- * ends first; else it waits, as one being driven to another level does,
- * which collides: its level stays in par->deferred, for the resubmission.
- * But a pixel a fast waveform (DU, A2) drives to another level is retargeted
- * by an update with a fast waveform: it takes the pixel over at once. A
- * flashing update drives every pixel of its rect, so all it finds in flight
- * collide, and so do those an update that failed holds. An update that
- * failed takes the free pixels only, and shows nothing.
+ * How many pixels of row @y from @x (offset @i) on, at most @n, share their
+ * fate: where no update in flight may drive one, all up to @busy, as none
+ * does (each drives pixels of its rect only, and @busy holds the rects that
+ * meet the update's); else those of the first one's owner.
+ */
+static size_t epdfb_share_run(const struct epdfb_par *par,
+			      const struct mxcfb_rect *busy, u32 x, u32 y,
+			      size_t i, size_t n)
+{
+	if (y < busy->top || y >= busy->top + busy->height ||
+	    x >= busy->left + busy->width)
+		return n;
+	if (x < busy->left)
+		return min_t(size_t, n, busy->left - x);
+	return epdfb_owner_run(par, i,
+			       min_t(size_t, n, busy->left + busy->width - x));
+}
+
+/* Grows @box, empty while without width, to hold @rect. */
+static void epdfb_box_grow(struct mxcfb_rect *box,
+			   const struct mxcfb_rect *rect)
+{
+	if (box->width)
+		epdfb_rect_union(box, rect);
+	else
+		*box = *rect;
+}
+
+/* Grows @box to hold @n pixels of row @y from @x on. */
+static void epdfb_box_add(struct mxcfb_rect *box, u32 x, u32 y, u32 n)
+{
+	struct mxcfb_rect run = { .left = x, .top = y, .width = n, .height = 1 };
+
+	epdfb_box_grow(box, &run);
+}
+
+/*
+ * Hands the pixels of an update that starts, captured in par->deferred,
+ * out, a run of pixels of one owner at a time: what becomes of a pixel
+ * depends on its owner, and on its level only where another update drives
+ * it. One no update in flight drives is the update's. One being driven to
+ * the same level is left to the update driving it, if that one ends first;
+ * else it waits, as one being driven to another level does, which
+ * collides: its level stays in par->deferred, for the resubmission. But a
+ * pixel a fast waveform (DU, A2) drives to another level is retargeted by
+ * an update with a fast waveform: it takes the pixel over at once. A
+ * flashing update drives every pixel of its rect, so all it finds in
+ * flight collide, and so do those an update that failed holds. An update
+ * that failed takes the free pixels only, and shows nothing.
  */
 static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 {
 	const struct mxcfb_rect *r = &upd->rect;
-	struct mxcfb_rect box = { 0 };
+	struct mxcfb_rect box = { 0 }, busy = { 0 };
 	u8 mine = (upd->lut + 1) | (upd->failed ? EPDFB_PIXEL_HELD : 0);
 	struct epdfb_update *by_lut[EPDFB_MAX_IN_FLIGHT] = { NULL };
 	bool fast = par->ops->retarget && !upd->flashing &&
 		    epdfb_waveform_fast(par, upd->waveform);
-	struct epdfb_update *other;
+	const struct epdfb_waveform *wf = NULL;
+	struct epdfb_update *other, *from;
 	u32 later = 0, retargets = 0;
-	bool collided = false;
-	u32 x, y;
-	size_t i;
+	bool collided = false, late;
+	u32 x, y, lut, progress = 0;
+	size_t i, k, n, first, last;
 	u8 own;
 
-	/* the LUTs that end after @upd, and those it may take pixels from */
+	/*
+	 * the LUTs that end after @upd, those it may take pixels from, and
+	 * where in its rect it may meet pixels in flight
+	 */
 	list_for_each_entry(other, &par->in_flight, node) {
 		by_lut[other->lut] = other;
 		if (other->end_ns > upd->end_ns)
@@ -484,40 +553,59 @@ static void epdfb_update_share(struct epdfb_par *par, struct epdfb_update *upd)
 		if (fast && !other->failed &&
 		    epdfb_waveform_fast(par, other->waveform))
 			retargets |= 1u << other->lut;
+		if (epdfb_rects_overlap(&other->rect, r))
+			epdfb_box_grow(&busy, &other->rect);
 	}
 
 	epdfb_for_each_row(par, r, y, i) {
-		for (x = r->left; x < r->left + r->width; x++, i++) {
+		for (x = r->left; x < r->left + r->width; x += n, i += n) {
 			own = par->owner[i];
+			n = epdfb_share_run(par, &busy, x, y, i,
+					    r->left + r->width - x);
 			if (!(own & EPDFB_PIXEL_LUT)) {
-				par->flight[i] = par->deferred[i];
-				par->owner[i] = mine;
+				memcpy(par->flight + i, par->deferred + i, n);
+				memset(par->owner + i, mine, n);
 				continue;
 			}
 			if (upd->failed)
 				continue;
-			if (!(own & EPDFB_PIXEL_HELD) && !upd->flashing &&
-			    par->flight[i] != par->deferred[i] &&
-			    (retargets & (1u << ((own & EPDFB_PIXEL_LUT) - 1)))) {
-				epdfb_update_retarget(par, upd,
-						      by_lut[(own & EPDFB_PIXEL_LUT) - 1],
-						      i);
+			if ((own & EPDFB_PIXEL_HELD) || upd->flashing) {
+				memset(par->owner + i,
+				       own | EPDFB_PIXEL_DEFERRED, n);
+				epdfb_box_add(&box, x, y, n);
+				collided = true;
 				continue;
 			}
-			if ((own & EPDFB_PIXEL_HELD) || upd->flashing ||
-			    par->flight[i] != par->deferred[i])
-				collided = true;
-			else if (!(later & (1u << ((own & EPDFB_PIXEL_LUT) - 1))))
-				continue;
-			par->owner[i] = own | EPDFB_PIXEL_DEFERRED;
-			if (!box.width)
-				box = (struct mxcfb_rect){ .top = y, .left = x,
-							   .width = 1,
-							   .height = 1 };
-			else
-				epdfb_rect_union(&box, &(struct mxcfb_rect){
-					.top = y, .left = x,
-					.width = 1, .height = 1 });
+
+			/* what becomes of each depends on its level */
+			lut = (own & EPDFB_PIXEL_LUT) - 1;
+			late = later & (1u << lut);
+			from = retargets & (1u << lut) ? by_lut[lut] : NULL;
+			if (from) {
+				progress = epdfb_retarget_progress(upd, from);
+				wf = epdfb_find_waveform(par, from->waveform);
+			}
+			first = n;
+			last = 0;
+			for (k = 0; k < n; k++) {
+				if (par->flight[i + k] == par->deferred[i + k]) {
+					if (!late)
+						continue;
+				} else if (from) {
+					epdfb_update_retarget(par, upd, i + k,
+							      progress, wf);
+					continue;
+				} else {
+					collided = true;
+				}
+				par->owner[i + k] = own | EPDFB_PIXEL_DEFERRED;
+				if (first == n)
+					first = k;
+				last = k;
+			}
+			if (first < n)
+				epdfb_box_add(&box, x + first, y,
+					      last - first + 1);
 		}
 	}
 	upd->pixels = par->flight + (size_t)r->top * par->width + r->left;
@@ -530,11 +618,12 @@ static bool epdfb_deferred_ready(struct epdfb_par *par,
 				 const struct epdfb_update *upd)
 {
 	const struct mxcfb_rect *r = &upd->rect;
-	size_t i;
-	u32 x, y;
+	size_t i, end;
+	u32 y;
 
 	epdfb_for_each_row(par, r, y, i)
-		for (x = 0; x < r->width; x++, i++)
+		for (end = i + r->width; i < end;
+		     i += epdfb_owner_run(par, i, end - i))
 			if ((par->owner[i] & EPDFB_PIXEL_DEFERRED) &&
 			    (par->owner[i] & EPDFB_PIXEL_LUT))
 				return false;
@@ -546,15 +635,16 @@ static void epdfb_update_take_deferred(struct epdfb_par *par,
 				       struct epdfb_update *upd)
 {
 	const struct mxcfb_rect *r = &upd->rect;
-	size_t i;
-	u32 x, y;
+	size_t i, end, n;
+	u32 y;
 
 	epdfb_for_each_row(par, r, y, i) {
-		for (x = 0; x < r->width; x++, i++) {
+		for (end = i + r->width; i < end; i += n) {
+			n = epdfb_owner_run(par, i, end - i);
 			if (!(par->owner[i] & EPDFB_PIXEL_DEFERRED))
 				continue;
-			par->flight[i] = par->deferred[i];
-			par->owner[i] = upd->lut + 1;
+			memcpy(par->flight + i, par->deferred + i, n);
+			memset(par->owner + i, upd->lut + 1, n);
 		}
 	}
 	upd->pixels = par->flight + (size_t)r->top * par->width + r->left;

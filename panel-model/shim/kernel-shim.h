@@ -123,6 +123,18 @@ strscpy(char *dst, const char *src, size_t size)
 	return (long)len;
 }
 
+/* The first byte from s on, of n, that is not c; NULL if none is. */
+static inline void *
+memchr_inv(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p != (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
 #define kfree  free
 #define kvfree free
 
