@@ -9,7 +9,9 @@
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -360,6 +362,51 @@ static inline bool epdfb_update_drives(const struct epdfb_par *par,
 				       size_t i)
 {
 	return (par->owner[i] & EPDFB_PIXEL_LUT) == upd->lut + 1u;
+}
+
+/* Where a walk over the rows of a rect is: see epdfb_for_each_row(). */
+struct epdfb_row_walk {
+	const struct epdfb_par *par;
+	const struct mxcfb_rect *r;
+	u32 rows;
+};
+
+static inline bool epdfb_row_next(struct epdfb_row_walk *walk, u32 *y,
+				  size_t *i)
+{
+	const struct mxcfb_rect *r = walk->r;
+
+	if (walk->rows == r->height)
+		return false;
+	cond_resched();
+	*y = r->top + walk->rows++;
+	*i = (size_t)*y * walk->par->width + r->left;
+	return true;
+}
+
+/*
+ * Walks the rows @y of the rect @r, @i the offset of each row's first pixel
+ * in the panel-sized arrays (par->owner, par->flight, par->deferred, the
+ * panel's). A full-screen update's passes cover millions of pixels under
+ * par->lock: they yield between rows.
+ */
+#define epdfb_for_each_row(par, r, y, i)				\
+	for (struct epdfb_row_walk walk_ = { par, r, 0 };		\
+	     epdfb_row_next(&walk_, &(y), &(i));)
+
+/*
+ * How many pixels from offset @i on, at most @n, have the owner of the one
+ * at @i: what becomes of one becomes of them all, and the passes take them
+ * at once. A full-screen update meets runs as wide as the panel, and
+ * memchr_inv() compares them by words where a loop took every byte.
+ */
+static inline size_t epdfb_owner_run(const struct epdfb_par *par, size_t i,
+				     size_t n)
+{
+	const u8 *own = par->owner + i;
+	const u8 *end = memchr_inv(own, *own, n);
+
+	return end ? end - own : n;
 }
 
 extern const struct epdfb_panel_ops epdfb_sim_ops;

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "epdfb_drv.h"
 
@@ -89,6 +90,18 @@ static void epdfb_sim_fini(struct epdfb_par *par)
 	par->panel = NULL;
 }
 
+/* Clears the ghost of @n pixels from offset @i on. */
+static void epdfb_sim_clear_ghost(struct epdfb_sim *sim, size_t i, size_t n)
+{
+	u8 *ghost = sim->ghost + i, *end = ghost + n;
+
+	/* most are clear already, a flashing update having cleared them last */
+	while ((ghost = memchr_inv(ghost, 0, end - ghost))) {
+		sim->ghost_sum -= *ghost;
+		*ghost++ = 0;
+	}
+}
+
 static u64 epdfb_sim_show(struct epdfb_par *par,
 			  const struct epdfb_update *upd,
 			  const struct epdfb_waveform *wf)
@@ -97,41 +110,42 @@ static u64 epdfb_sim_show(struct epdfb_par *par,
 	struct epdfb_sim *sim = par->panel;
 	bool full = upd->mode == UPDATE_MODE_FULL;
 	size_t stride = epdfb_update_stride(par->width, upd);
+	size_t i, end, n, k;
 	const u8 *src;
 	u64 driven = 0;
-	u32 x, y, ghost;
-	size_t i;
+	u32 y, ghost;
 	u8 cur;
 
-	for (y = r->top; y < r->top + r->height; y++) {
-		cond_resched();
-		i = (size_t)y * par->width + r->left;
+	epdfb_for_each_row(par, r, y, i) {
 		src = upd->pixels + (y - r->top) * stride;
-		for (x = 0; x < r->width; x++, i++, src++) {
-			/* another update drives it, or will */
+		for (end = i + r->width; i < end; i += n, src += n) {
+			n = epdfb_owner_run(par, i, end - i);
+			/* another update drives them, or will */
 			if (!epdfb_update_drives(par, upd, i))
 				continue;
-			cur = sim->level[i];
 			if (upd->flashing) {
-				sim->ghost_sum -= sim->ghost[i];
-				sim->ghost[i] = 0;
-				sim->level[i] = *src;
-				sim->previous[i] = *src;
-				driven++;
+				epdfb_sim_clear_ghost(sim, i, n);
+				memcpy(sim->level + i, src, n);
+				memcpy(sim->previous + i, src, n);
+				driven += n;
 				continue;
 			}
-			if (full)
-				driven++;
-			if (*src == cur)
-				continue;
-			if (!full)
-				driven++;
-			ghost = sim->ghost[i] + abs(cur - *src) * wf->ghost_gain / 256;
-			ghost = min_t(u32, ghost, EPDFB_SIM_GHOST_MAX);
-			sim->ghost_sum += ghost - sim->ghost[i];
-			sim->ghost[i] = ghost;
-			sim->previous[i] = cur;
-			sim->level[i] = *src;
+			for (k = 0; k < n; k++) {
+				cur = sim->level[i + k];
+				if (full)
+					driven++;
+				if (src[k] == cur)
+					continue;
+				if (!full)
+					driven++;
+				ghost = sim->ghost[i + k] +
+					abs(cur - src[k]) * wf->ghost_gain / 256;
+				ghost = min_t(u32, ghost, EPDFB_SIM_GHOST_MAX);
+				sim->ghost_sum += ghost - sim->ghost[i + k];
+				sim->ghost[i + k] = ghost;
+				sim->previous[i + k] = cur;
+				sim->level[i + k] = src[k];
+			}
 		}
 	}
 	return driven;
