@@ -385,6 +385,29 @@ vellum_wait_full_update(struct epd *d, unsigned int timeout_s)
 	return false;
 }
 
+/*
+ * A size x size square, all the ink of the panel or all the ink inside the
+ * frame around it (vellum's border of a dialog, a few pixels wide); *box
+ * gets it, or all the panel's ink when there is none.
+ */
+static bool
+marker_on(const uint8_t *panel, uint32_t width, uint32_t height, uint32_t size,
+	struct vellum_box *box)
+{
+	struct vellum_box all;
+
+	vellum_ink_box(panel, width, 0, 0, width, height, 255, &all);
+	for (uint32_t inset = 0; inset <= 8 && all.width > 2 * inset && all.height > 2 * inset;
+		inset++) {
+		size_t ink = vellum_ink_box(panel, width, all.x + inset, all.y + inset,
+			all.width - 2 * inset, all.height - 2 * inset, 255, box);
+		if (ink == (size_t)size * size && box->width == size && box->height == size)
+			return true;
+	}
+	*box = all;
+	return false;
+}
+
 bool
 vellum_find_marker(struct epd *d, uint32_t size, struct vellum_box *box)
 {
@@ -395,9 +418,7 @@ vellum_find_marker(struct epd *d, uint32_t size, struct vellum_box *box)
 		if (i)
 			epd_sleep_ms(200);
 		epd_read_panel(d, panel);
-		found = vellum_ink_box(panel, d->width, 0, 0, d->width, d->height, 255, box) ==
-				(size_t)size * size &&
-			box->width == size && box->height == size;
+		found = marker_on(panel, d->width, d->height, size, box);
 	}
 	if (!found)
 		epd_fail(__FILE__, __LINE__,

@@ -91,8 +91,8 @@ size_t vellum_trace_count(struct epd *d);
 bool vellum_wait_full_update(struct epd *d, unsigned int timeout_s);
 /*
  * Waits (up to a minute) for the panel to show a white page with a black
- * size x size square on it, as touch_probe draws; its box. Fails the test
- * when it does not.
+ * size x size square on it, as touch_probe draws, alone or in the frame
+ * vellum draws around a dialog; its box. Fails the test when it does not.
  */
 bool vellum_find_marker(struct epd *d, uint32_t size, struct vellum_box *box);
 /*
