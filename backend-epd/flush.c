@@ -179,6 +179,9 @@ vl_epd_flush_note_commit(struct vl_epd_output *output, const pixman_region32_t *
 	struct vl_epd_gray cur = gray_view(output->gray, output->device);
 	uint64_t now = now_ms();
 
+	/* without pacing nothing asks which areas animate: no hashing on every commit */
+	if (state->animation_interval_ms == 0)
+		return;
 	vl_epd_anim_note(state->anim, &cur, damage, now,
 		state->input_ms != 0 && within(state->input_ms, now, USER_WORKS_MS));
 }
