@@ -25,6 +25,13 @@
 #define MAX_RECTS_PER_FLUSH VL_EPD_MAX_UPDATES_PER_FLUSH
 /* Changes this soon after input are the user's work, not an animation. */
 #define USER_WORKS_MS 1000
+/*
+ * New pages this soon after a page flash, with no input since, are one
+ * start: an application mapping its windows, or the page the first frame
+ * cleared the panel for. The panel is clean, so they need no flash of their
+ * own.
+ */
+#define START_MS 1000
 
 struct vl_epd_flush_state {
 	struct vl_epd_ghost *ghost;
@@ -38,6 +45,8 @@ struct vl_epd_flush_state {
 	unsigned int input_window_ms, idle_cleanup_ms;
 	/* the latest input, and the latest of pen or scrolling; 0: none yet */
 	uint64_t input_ms, stroke_ms;
+	/* the latest flash of half the panel or more; 0: none yet */
+	uint64_t page_flash_ms;
 };
 
 /* How the user works at a time: the fast waveform their changes get. */
@@ -494,13 +503,27 @@ is_page_turn(const struct vl_epd_device *dev, const struct vl_epd_plan *plan)
 	       is_page_sized(dev, &plan->box);
 }
 
+/* Whether the panel was flashed clean moments ago, by no page turn of the user's. */
+static bool
+starting(const struct vl_epd_flush_state *state, uint64_t now)
+{
+	return within(state->page_flash_ms, now, START_MS) &&
+	       state->input_ms < state->page_flash_ms;
+}
+
 static void
 promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struct vl_epd_plan *plan,
-	enum work work)
+	enum work work, uint64_t now)
 {
 	pixman_box32_t promoted;
 
 	if (is_page_turn(dev, plan)) {
+		if (starting(state, now)) {
+			/* a quality redraw: all the levels, no flash */
+			plan->choice = vl_epd_choose_waveform(state->table, VL_EPD_CONTENT_GRAY,
+				VL_EPD_MODE_TEXT, VL_EPD_DITHER_AUTO);
+			return;
+		}
 		plan->choice = vl_epd_choose_flashing(state->table);
 		plan->full = true;
 		return;
@@ -650,7 +673,7 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	pixman_region32_clear(&output->paced);
 	for (size_t i = 0; i < n; i++) {
 		struct vl_epd_plan *plan = &plans[i];
-		promote(state, dev, plan, work);
+		promote(state, dev, plan, work, now);
 		/* an animation's frames between its paced ones are skipped, the newest kept */
 		uint32_t pace = everything || !plan->animated
 					? 0
@@ -688,6 +711,8 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		if (plan->animated)
 			vl_epd_anim_driven(state->anim, &plan->box, now);
 		vl_epd_ghost_record(state->ghost, &plan->box, plan->choice.waveform, flashing, now);
+		if (flashing && is_page_sized(dev, &plan->box))
+			state->page_flash_ms = now;
 		if (!flashing && (plan->remember || leaves_fast_ghost(plan)))
 			vl_epd_ghost_remember(state->ghost, &plan->box);
 	}

@@ -305,7 +305,8 @@ move_lines(struct wlr_scene_rect **rows, int n_rows, int up)
 /*
  * Text that moves up by itself, a terminal printing, is a scroll and not a
  * new page: A2 without a flash, cleaned up once the panel rests; new text
- * in its place is a new page and flashes.
+ * in its place is a new page and flashes. (The first text, drawn on the
+ * panel the first frame has just flashed clean, does not flash again.)
  */
 static void
 test_scrolling_text_is_not_a_page(void **state)
@@ -319,7 +320,8 @@ test_scrolling_text_is_not_a_page(void **state)
 	show(&f, &u);
 	write_lines(&f, rows, H - 20);
 	assert_int_equal(show(&f, &u), 1);
-	assert_true(u[0].full);
+	assert_false(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GL16);
 	move_lines(rows, H - 20, 12);
 	assert_int_equal(show(&f, &u), 1);
 	assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
@@ -328,6 +330,8 @@ test_scrolling_text_is_not_a_page(void **state)
 	assert_true(u[0].full);
 	assert_true(contains(&u[0], 10, 0, 320, H - 32));
 
+	/* past the start, when pages drawn on the clean panel need no flash */
+	scene_harness_idle(&f.h, 1100);
 	for (int r = 0; r < H - 20; r++)
 		if (rows[r])
 			wlr_scene_rect_set_size(rows[r], 20 + (r * 53) % 290, 1);
@@ -383,9 +387,9 @@ test_small_gray_glyph_is_text(void **state)
 }
 
 /*
- * A new page drawn as two halves in one frame (an X terminal clearing,
- * then printing): each half is less than half the panel, together more;
- * it is one page turn, one flashing update.
+ * A new page drawn as two halves in one frame (an X terminal the user
+ * clears, then printing): each half is less than half the panel, together
+ * more; it is one page turn, one flashing update.
  */
 static void
 test_page_in_two_rects_flashes_once(void **state)
@@ -396,12 +400,53 @@ test_page_in_two_rects_flashes_once(void **state)
 
 	start(&f, WINDOW_MS, 0);
 	show(&f, &u);
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
 	scene_harness_rect(&f.h, 0, 0, W, 140, 0);
 	scene_harness_rect(&f.h, 0, 150, W, 140, 60);
 	assert_int_equal(show(&f, &u), 1);
 	assert_true(u[0].full);
 	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GC16);
 	assert_true(contains(&u[0], 0, 0, W, 290));
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * An application starting: its main window, then a dialog over it that
+ * dims the main window, each a new page, in its first second. The first
+ * frame's flash cleaned the panel: neither flashes again, both are drawn
+ * in GL16. A new page a second later flashes, and so does one the user
+ * turns at once.
+ */
+static void
+test_start_flashes_once(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, 0, 0);
+	assert_int_equal(show(&f, &u), 1);
+	assert_true(u[0].full);
+	struct wlr_scene_rect *window = scene_harness_rect(&f.h, 0, 0, W, H - 20, 200);
+	assert_int_equal(show(&f, &u), 1);
+	assert_false(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GL16);
+	scene_harness_set_gray(window, 128);
+	scene_harness_rect(&f.h, 100, 80, 200, 120, 255);
+	assert_int_equal(show(&f, &u), 1);
+	assert_false(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GL16);
+
+	scene_harness_idle(&f.h, 1100);
+	scene_harness_set_gray(window, 60);
+	assert_int_equal(show(&f, &u), 1);
+	assert_true(u[0].full);
+	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GC16);
+
+	vl_epd_backend_notify_input(f.h.backend, VL_EPD_INPUT_KEY);
+	scene_harness_set_gray(window, 230);
+	assert_int_equal(show(&f, &u), 1);
+	assert_true(u[0].full);
 	scene_harness_finish(&f.h);
 }
 
@@ -568,6 +613,7 @@ main(void)
 		cmocka_unit_test(test_cleanup_flashes_once),
 		cmocka_unit_test(test_small_gray_glyph_is_text),
 		cmocka_unit_test(test_page_in_two_rects_flashes_once),
+		cmocka_unit_test(test_start_flashes_once),
 		cmocka_unit_test(test_spinner_is_paced_and_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

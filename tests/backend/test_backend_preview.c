@@ -63,6 +63,8 @@ test_scene_on_the_model(void **state)
 	for (size_t i = 0; i < (size_t)W * H; i++)
 		assert_int_equal(panel[i], vl_epd_quantize_value(image[i], 16));
 
+	/* the user turns the page: it flashes, and the DU below starts from white */
+	vl_epd_backend_notify_input(h->backend, VL_EPD_INPUT_KEY);
 	scene_harness_rect(h, 0, 0, W, H, 0xff);
 	assert_true(scene_harness_show(h, &feedback));
 	size_t before = vl_panel_model_trace(model, trace, 8);
