@@ -13,8 +13,13 @@
 #include <stdlib.h>
 #include <vellum/epd-pipeline.h>
 
-#define CELL          16
-#define MAX_GAP_MS    300
+#define CELL 16
+/*
+ * Long enough for frames the panel paces (vellum gives a client its next
+ * frame once the update of its last is done: 450 ms for GC16 or GL16),
+ * short enough that a clock's seconds are no animation.
+ */
+#define MAX_GAP_MS    900
 #define STEADY_FRAMES 6
 #define STREAK_MAX    255
 

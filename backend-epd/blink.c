@@ -292,6 +292,17 @@ vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release)
 	}
 }
 
+size_t
+vl_epd_blink_held_boxes(const struct vl_epd_blink *blink, pixman_box32_t *boxes, size_t capacity)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < TRACKERS && n < capacity; i++)
+		if (blink->trackers[i].held)
+			boxes[n++] = blink->trackers[i].box;
+	return n;
+}
+
 bool
 vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *box)
 {

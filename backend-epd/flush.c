@@ -717,6 +717,15 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 			vl_epd_ghost_remember(state->ghost, &plan->box);
 	}
 	vl_epd_io_kick(&output->io);
+	/*
+	 * A held caret's blinks drove only its own pixels between two levels:
+	 * counted as so many DU updates over its cell, they would flash the
+	 * field at rest. Its cell is redrawn in GL16 instead.
+	 */
+	pixman_box32_t held[8];
+	size_t n_held = vl_epd_blink_held_boxes(state->blink, held, 8);
+	for (size_t i = 0; i < n_held; i++)
+		vl_epd_ghost_settle(state->ghost, &held[i]);
 	if (record->n > 0)
 		state->panel_known = true;
 	pixman_region32_copy(&output->unsent, &waiting);

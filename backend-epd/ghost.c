@@ -209,6 +209,23 @@ vl_epd_ghost_record(struct vl_epd_ghost *ghost, const pixman_box32_t *box, uint3
 }
 
 void
+vl_epd_ghost_settle(struct vl_epd_ghost *ghost, const pixman_box32_t *box)
+{
+	pixman_box32_t b;
+	int32_t c1, r1, c2, r2;
+
+	if (!ghost || !box || !cell_range(ghost, box, &b, &c1, &r1, &c2, &r2))
+		return;
+	uint32_t below = ghost->options.cleanup_debt ? ghost->options.cleanup_debt - 1 : 0;
+	for (int32_t row = r1; row <= r2; row++) {
+		for (int32_t col = c1; col <= c2; col++) {
+			struct cell *cell = &ghost->cells[(size_t)row * ghost->cols + col];
+			cell->debt = cell->debt < below ? cell->debt : below;
+		}
+	}
+}
+
+void
 vl_epd_ghost_remember(struct vl_epd_ghost *ghost, const pixman_box32_t *box)
 {
 	pixman_box32_t b;

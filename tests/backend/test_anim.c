@@ -73,8 +73,26 @@ test_frames_without_input_animate(void **state)
 	const pixman_box32_t wider = {32, 32, 80, 64};
 	assert_false(vl_epd_anim_covers(s.anim, &wider, s.now_ms));
 	/* resting ends it */
-	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 300));
-	assert_false(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 301));
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 900));
+	assert_false(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 901));
+	screen_fini(&s);
+}
+
+/*
+ * A spinner whose frames the panel paces: vellum gives the client its next
+ * frame once the update of the last (GC16, 450 ms on the model) is done.
+ */
+static void
+test_frames_paced_by_the_panel_animate(void **state)
+{
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	for (int i = 0; i < 7; i++)
+		frame(&s, &spinner, 450, false, false);
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 800));
 	screen_fini(&s);
 }
 
@@ -142,6 +160,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_without_input_animate),
+		cmocka_unit_test(test_frames_paced_by_the_panel_animate),
 		cmocka_unit_test(test_typing_and_slow_changes_do_not),
 		cmocka_unit_test(test_animation_goes_on_while_the_user_types),
 		cmocka_unit_test(test_pace),

@@ -474,17 +474,23 @@ blink_caret(struct fixture *f, struct wlr_scene_rect *caret, int count, bool sho
 	return updates;
 }
 
-/* A white page with a caret of 2x20 at 100,100 on the panel. */
+/* A white page with a caret of 2x20 at 100,100 on the panel; idle cleanup after idle_cleanup_ms. */
 static struct wlr_scene_rect *
-start_with_caret(struct fixture *f)
+start_with_caret_cleaned(struct fixture *f, unsigned int idle_cleanup_ms)
 {
 	const struct vl_epd_update *u;
 
-	start(f, 0, 0);
+	start(f, 0, idle_cleanup_ms);
 	show(f, &u);
 	struct wlr_scene_rect *caret = scene_harness_rect(&f->h, 100, 100, 2, 20, 0);
 	assert_int_equal(show(f, &u), 1);
 	return caret;
+}
+
+static struct wlr_scene_rect *
+start_with_caret(struct fixture *f)
+{
+	return start_with_caret_cleaned(f, 0);
 }
 
 /*
@@ -518,6 +524,31 @@ test_blinking_caret_costs_nothing(void **state)
 }
 
 /* An application whose rule says so has its caret blink on the panel. */
+/*
+ * A caret's blinks drive its own pixels between the same two pictures:
+ * once the caret is held, the idle cleanup redraws its cell in GL16, and
+ * does not flash it as the ghost of as many DU updates elsewhere would.
+ */
+static void
+test_held_caret_is_cleaned_without_a_flash(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *all;
+	(void)state;
+
+	struct wlr_scene_rect *caret = start_with_caret_cleaned(&f, 400);
+	size_t first = f.seen;
+	blink_caret(&f, caret, 16, false);
+	size_t n = vl_epd_memory_updates(f.device, &all);
+	for (size_t i = first; i < n; i++)
+		assert_false(all[i].full);
+	/* the cleanup came last, once the caret was held */
+	assert_int_equal(all[n - 1].waveform, WAVEFORM_MODE_GL16);
+	assert_true(contains(&all[n - 1], 100, 100, 102, 120));
+	assert_int_equal(blink_caret(&f, caret, 8, false), 0);
+	scene_harness_finish(&f.h);
+}
+
 static void
 test_blinking_shown_where_the_hint_says(void **state)
 {
@@ -603,6 +634,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_typing_is_fast_and_flashes_nowhere),
 		cmocka_unit_test(test_blinking_caret_costs_nothing),
+		cmocka_unit_test(test_held_caret_is_cleaned_without_a_flash),
 		cmocka_unit_test(test_blinking_shown_where_the_hint_says),
 		cmocka_unit_test(test_pen_and_scroll_use_a2),
 		cmocka_unit_test(test_explicit_mode_wins),

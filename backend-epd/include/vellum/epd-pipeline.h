@@ -358,6 +358,14 @@ void vl_epd_ghost_record(struct vl_epd_ghost *ghost, const pixman_box32_t *box, 
 	bool flashing, uint64_t now_ms);
 
 /*
+ * The cells box touches owe no flash for their ghost: their debt drops
+ * below the cleanup's flash threshold (cleanup_debt), so that the idle
+ * cleanup redraws them without a flash. For a held caret, whose blinks
+ * drove only its own pixels between two levels.
+ */
+void vl_epd_ghost_settle(struct vl_epd_ghost *ghost, const pixman_box32_t *box);
+
+/*
  * Remembers the cells box touches for the idle cleanup: they were drawn
  * with a fast waveform while the user worked, and want a redraw for quality.
  */
@@ -415,6 +423,9 @@ int64_t vl_epd_blink_expire(struct vl_epd_blink *blink, const struct vl_epd_gray
 	uint64_t now_ms, pixman_region32_t *release);
 /* Ends every hold, for input: adds the held areas to release, and starts anew. */
 void vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release);
+/* Copies the held areas into boxes, at most capacity (8 are ever held); returns how many. */
+size_t vl_epd_blink_held_boxes(
+	const struct vl_epd_blink *blink, pixman_box32_t *boxes, size_t capacity);
 /* Whether the area of box is held (box exactly as the changed box was). */
 bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *box);
 
@@ -422,8 +433,8 @@ bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *b
 
 /*
  * Animations: the panel in cells of 16x16 pixels. A cell whose pixels
- * changed six times in a row at frames less than 300 ms apart, while
- * nobody worked, is animated until it rests for 300 ms.
+ * changed six times in a row at frames less than 900 ms apart, while
+ * nobody worked, is animated until it rests for 900 ms.
  */
 struct vl_epd_anim;
 
