@@ -6,7 +6,8 @@
  * ghost flash, for ever. The panel is followed in cells: a cell whose
  * pixels changed at frames less than MAX_GAP_MS apart, STEADY_FRAMES
  * times in a row while nobody worked, is animated until it rests for
- * MAX_GAP_MS. Changes made while the user works do not count (typing is
+ * MAX_GAP_MS. Going back and forth between two pictures is blinking, not
+ * animation (blink.c holds it). Changes made while the user works do not count (typing is
  * fast too), but do not end an animation either (a spinner goes on while
  * the user types beside it).
  */
@@ -25,6 +26,7 @@
 
 struct cell {
 	uint64_t picture;    /* a hash of its pixels at the last change */
+	uint64_t before;     /* the picture it changed from */
 	uint64_t changed_ms; /* 0: never */
 	uint64_t driven_ms;  /* the last update over it while animated; 0: none */
 	uint8_t streak;
@@ -93,10 +95,13 @@ note_cell(struct cell *cell, uint64_t picture, uint64_t now_ms, bool user_works)
 {
 	if (cell->picture == picture && cell->changed_ms != 0)
 		return;
-	if (cell->changed_ms == 0 || now_ms - cell->changed_ms > MAX_GAP_MS)
+	/* going back to the picture before is blinking (a caret), for blink.c */
+	if (cell->changed_ms == 0 || now_ms - cell->changed_ms > MAX_GAP_MS ||
+		picture == cell->before)
 		cell->streak = 0;
 	else if (!user_works && cell->streak < STREAK_MAX)
 		cell->streak++;
+	cell->before = cell->picture;
 	cell->picture = picture;
 	cell->changed_ms = now_ms;
 }
@@ -128,18 +133,31 @@ animated(const struct cell *cell, uint64_t now_ms)
 	return cell->streak >= STEADY_FRAMES && now_ms - cell->changed_ms <= MAX_GAP_MS;
 }
 
+/*
+ * A box may reach over cells at rest (the diff sends two spinners one
+ * above the other as one box): it is animated when it holds an animated
+ * cell and every cell of it that changed lately is animated.
+ */
 bool
 vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms)
 {
 	int32_t c1, r1, c2, r2;
+	bool any = false;
 
 	if (!anim || !cell_range(anim, box, &c1, &r1, &c2, &r2))
 		return false;
-	for (int32_t r = r1; r < r2; r++)
-		for (int32_t c = c1; c < c2; c++)
-			if (!animated(&anim->cells[(size_t)r * anim->columns + c], now_ms))
+	for (int32_t r = r1; r < r2; r++) {
+		for (int32_t c = c1; c < c2; c++) {
+			const struct cell *cell = &anim->cells[(size_t)r * anim->columns + c];
+			bool resting =
+				cell->changed_ms == 0 || now_ms - cell->changed_ms > MAX_GAP_MS;
+			if (animated(cell, now_ms))
+				any = true;
+			else if (!resting)
 				return false;
-	return true;
+		}
+	}
+	return any;
 }
 
 uint32_t

@@ -69,9 +69,9 @@ test_frames_without_input_animate(void **state)
 	}
 	frame(&s, &spinner, 16, false, false);
 	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
-	/* a box beyond the animated cells is not animation */
+	/* a box beyond the animated cells, over cells at rest, still is */
 	const pixman_box32_t wider = {32, 32, 80, 64};
-	assert_false(vl_epd_anim_covers(s.anim, &wider, s.now_ms));
+	assert_true(vl_epd_anim_covers(s.anim, &wider, s.now_ms));
 	/* resting ends it */
 	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 900));
 	assert_false(vl_epd_anim_covers(s.anim, &spinner, s.now_ms + 901));
@@ -96,6 +96,30 @@ test_frames_paced_by_the_panel_animate(void **state)
 	screen_fini(&s);
 }
 
+/*
+ * Two spinners one above the other (a widget gallery's): the diff sends
+ * them as one box, with resting cells between them; it is animated. A box
+ * over a cell that changed once just now is not.
+ */
+static void
+test_box_over_two_spinners(void **state)
+{
+	const pixman_box32_t lower = {32, 80, 48, 96}, both = {32, 32, 64, 96};
+	const pixman_box32_t word = {80, 32, 96, 48}, with_word = {32, 32, 96, 64};
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	for (int i = 0; i < 10; i++) {
+		frame(&s, &spinner, 16, false, false);
+		frame(&s, &lower, 0, false, false);
+	}
+	assert_true(vl_epd_anim_covers(s.anim, &both, s.now_ms));
+	frame(&s, &word, 16, false, false);
+	assert_false(vl_epd_anim_covers(s.anim, &with_word, s.now_ms));
+	screen_fini(&s);
+}
+
 static void
 test_typing_and_slow_changes_do_not(void **state)
 {
@@ -111,6 +135,16 @@ test_typing_and_slow_changes_do_not(void **state)
 	/* a clock's seconds, a caret's blinks */
 	for (int i = 0; i < 40; i++)
 		frame(&s, &cell, i % 2 ? 1000 : 500, false, false);
+	assert_false(vl_epd_anim_covers(s.anim, &cell, s.now_ms));
+	/* a caret blinking faster than a second, going back and forth */
+	for (int i = 0; i < 40; i++) {
+		s.now_ms += 400;
+		gray_fill(&s.gray, cell.x1, cell.y1, cell.x2, cell.y2, i % 2 ? 0 : 255);
+		pixman_region32_t damage;
+		pixman_region32_init_rect(&damage, cell.x1, cell.y1, 16, 16);
+		vl_epd_anim_note(s.anim, &s.gray, &damage, s.now_ms, false);
+		pixman_region32_fini(&damage);
+	}
 	assert_false(vl_epd_anim_covers(s.anim, &cell, s.now_ms));
 	/* damage that changes nothing: a client that redraws the same frame */
 	for (int i = 0; i < 40; i++)
@@ -161,6 +195,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frames_without_input_animate),
 		cmocka_unit_test(test_frames_paced_by_the_panel_animate),
+		cmocka_unit_test(test_box_over_two_spinners),
 		cmocka_unit_test(test_typing_and_slow_changes_do_not),
 		cmocka_unit_test(test_animation_goes_on_while_the_user_types),
 		cmocka_unit_test(test_pace),

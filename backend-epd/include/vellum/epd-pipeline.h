@@ -447,7 +447,10 @@ void vl_epd_anim_destroy(struct vl_epd_anim *anim);
  */
 void vl_epd_anim_note(struct vl_epd_anim *anim, const struct vl_epd_gray *gray,
 	const pixman_region32_t *damage, uint64_t now_ms, bool user_works);
-/* Whether every cell box touches is animated. */
+/*
+ * Whether box is animated: it touches an animated cell, and every cell it
+ * touches that changed lately is animated (others rest).
+ */
 bool vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms);
 /* How long box waits until its cells may be driven again, interval_ms after the last time. */
 uint32_t vl_epd_anim_wait(const struct vl_epd_anim *anim, const pixman_box32_t *box,
