@@ -4,32 +4,30 @@
  * animation. They change many times a second for as long as they run,
  * without input, and each frame sent would be an update, and in time a
  * ghost flash, for ever. The panel is followed in cells: a cell whose
- * pixels changed at frames less than MAX_GAP_MS apart, STEADY_FRAMES
- * times in a row while nobody worked, is animated until it rests for
- * MAX_GAP_MS. Going back and forth between two pictures is blinking, not
- * animation (blink.c holds it). Changes made while the user works do not count (typing is
- * fast too), but do not end an animation either (a spinner goes on while
- * the user types beside it).
+ * pixels changed STEADY_CHANGES times within STEADY_SPAN_MS while nobody
+ * worked is animated until it rests for REST_MS. A rate, not a change at
+ * every frame: vellum gives a client its next frame once the panel drew
+ * the last (450 ms for GC16), and a spinner's cell may look the same at
+ * two frames so taken. A clock's seconds are too slow to count. Changes
+ * made while the user works do not count (typing is fast too), but do not
+ * end an animation either (a spinner goes on while the user types beside
+ * it). A caret blinks fast enough to count: blink.c's hold comes first.
  */
 #include <stdlib.h>
 #include <vellum/epd-pipeline.h>
 
-#define CELL 16
-/*
- * Long enough for frames the panel paces (vellum gives a client its next
- * frame once the update of its last is done: 450 ms for GC16 or GL16),
- * short enough that a clock's seconds are no animation.
- */
-#define MAX_GAP_MS    900
-#define STEADY_FRAMES 6
-#define STREAK_MAX    255
+#define CELL           16
+#define STEADY_CHANGES 6
+#define STEADY_SPAN_MS 4000
+#define REST_MS        1500
 
 struct cell {
 	uint64_t picture;    /* a hash of its pixels at the last change */
-	uint64_t before;     /* the picture it changed from */
 	uint64_t changed_ms; /* 0: never */
 	uint64_t driven_ms;  /* the last update over it while animated; 0: none */
-	uint8_t streak;
+	/* the latest changes that counted, oldest at next; 0: none */
+	uint64_t counted_ms[STEADY_CHANGES];
+	uint8_t next;
 };
 
 struct vl_epd_anim {
@@ -95,13 +93,11 @@ note_cell(struct cell *cell, uint64_t picture, uint64_t now_ms, bool user_works)
 {
 	if (cell->picture == picture && cell->changed_ms != 0)
 		return;
-	/* going back to the picture before is blinking (a caret), for blink.c */
-	if (cell->changed_ms == 0 || now_ms - cell->changed_ms > MAX_GAP_MS ||
-		picture == cell->before)
-		cell->streak = 0;
-	else if (!user_works && cell->streak < STREAK_MAX)
-		cell->streak++;
-	cell->before = cell->picture;
+	/* the first change is from a picture never seen */
+	if (cell->changed_ms != 0 && !user_works) {
+		cell->counted_ms[cell->next] = now_ms;
+		cell->next = (uint8_t)((cell->next + 1) % STEADY_CHANGES);
+	}
 	cell->picture = picture;
 	cell->changed_ms = now_ms;
 }
@@ -130,7 +126,11 @@ vl_epd_anim_note(struct vl_epd_anim *anim, const struct vl_epd_gray *gray,
 static bool
 animated(const struct cell *cell, uint64_t now_ms)
 {
-	return cell->streak >= STEADY_FRAMES && now_ms - cell->changed_ms <= MAX_GAP_MS;
+	uint64_t oldest = cell->counted_ms[cell->next];
+	uint64_t newest = cell->counted_ms[(cell->next + STEADY_CHANGES - 1) % STEADY_CHANGES];
+
+	return oldest != 0 && newest - oldest <= STEADY_SPAN_MS &&
+	       now_ms - cell->changed_ms <= REST_MS;
 }
 
 /*
@@ -149,8 +149,7 @@ vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, ui
 	for (int32_t r = r1; r < r2; r++) {
 		for (int32_t c = c1; c < c2; c++) {
 			const struct cell *cell = &anim->cells[(size_t)r * anim->columns + c];
-			bool resting =
-				cell->changed_ms == 0 || now_ms - cell->changed_ms > MAX_GAP_MS;
+			bool resting = cell->changed_ms == 0 || now_ms - cell->changed_ms > REST_MS;
 			if (animated(cell, now_ms))
 				any = true;
 			else if (!resting)

@@ -304,6 +304,17 @@ vl_epd_blink_held_boxes(const struct vl_epd_blink *blink, pixman_box32_t *boxes,
 }
 
 bool
+vl_epd_blink_alternates(const struct vl_epd_blink *blink, const pixman_box32_t *box)
+{
+	for (size_t i = 0; i < TRACKERS; i++) {
+		const struct tracker *t = &blink->trackers[i];
+		if (t->box.x2 != 0 && (t->flips > 0 || t->held) && same_box(&t->box, box))
+			return true;
+	}
+	return false;
+}
+
+bool
 vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *box)
 {
 	for (size_t i = 0; i < TRACKERS; i++) {

@@ -376,8 +376,10 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 				hint ? hint->dither : VL_EPD_DITHER_AUTO);
 			plan->scrolled = scrolled && work == WORK_NONE;
 			/* what a client animates by itself gets what it would have asked for */
+			/* a caret blinks fast enough to count: its hold comes first */
 			if (!scrolled && state->animation_interval_ms != 0 &&
-				vl_epd_anim_covers(state->anim, &plan->box, now)) {
+				vl_epd_anim_covers(state->anim, &plan->box, now) &&
+				!vl_epd_blink_alternates(state->blink, &plan->box)) {
 				plan->animated = true;
 				plan->choice = vl_epd_choose_waveform(state->table, plan->content,
 					VL_EPD_MODE_ANIMATION,

@@ -426,6 +426,11 @@ void vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *rel
 /* Copies the held areas into boxes, at most capacity (8 are ever held); returns how many. */
 size_t vl_epd_blink_held_boxes(
 	const struct vl_epd_blink *blink, pixman_box32_t *boxes, size_t capacity);
+/*
+ * Whether the area of box (exactly as the changed box was) went back or
+ * forth between its two pictures, held or not yet: a blinker.
+ */
+bool vl_epd_blink_alternates(const struct vl_epd_blink *blink, const pixman_box32_t *box);
 /* Whether the area of box is held (box exactly as the changed box was). */
 bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *box);
 
@@ -433,8 +438,8 @@ bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *b
 
 /*
  * Animations: the panel in cells of 16x16 pixels. A cell whose pixels
- * changed six times in a row at frames less than 900 ms apart, while
- * nobody worked, is animated until it rests for 900 ms.
+ * changed six times within 4 s while nobody worked is animated until it
+ * rests for 1.5 s.
  */
 struct vl_epd_anim;
 
