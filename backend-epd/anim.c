@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <vellum/epd-pipeline.h>
 
-#define CELL           16
+#define CELL           VL_EPD_ANIM_CELL
 #define STEADY_CHANGES 6
 #define STEADY_SPAN_MS 4000
 #define REST_MS        1500
@@ -188,4 +188,26 @@ vl_epd_anim_driven(struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t
 	for (int32_t r = r1; r < r2; r++)
 		for (int32_t c = c1; c < c2; c++)
 			anim->cells[(size_t)r * anim->columns + c].driven_ms = now_ms;
+}
+
+void
+vl_epd_anim_region(const struct vl_epd_anim *anim, uint64_t now_ms, pixman_region32_t *region)
+{
+	if (!anim)
+		return;
+	for (int32_t r = 0; r < anim->rows; r++) {
+		/* runs of animated cells in a row, one rect each */
+		int32_t run = -1;
+		for (int32_t c = 0; c <= anim->columns; c++) {
+			bool on = c < anim->columns &&
+				  animated(&anim->cells[(size_t)r * anim->columns + c], now_ms);
+			if (on && run < 0)
+				run = c;
+			if (on || run < 0)
+				continue;
+			pixman_region32_union_rect(
+				region, region, run * CELL, r * CELL, (c - run) * CELL, CELL);
+			run = -1;
+		}
+	}
 }

@@ -293,13 +293,16 @@ vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release)
 }
 
 size_t
-vl_epd_blink_held_boxes(const struct vl_epd_blink *blink, pixman_box32_t *boxes, size_t capacity)
+vl_epd_blink_boxes(
+	const struct vl_epd_blink *blink, bool held_only, pixman_box32_t *boxes, size_t capacity)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < TRACKERS && n < capacity; i++)
-		if (blink->trackers[i].held)
-			boxes[n++] = blink->trackers[i].box;
+	for (size_t i = 0; i < TRACKERS && n < capacity; i++) {
+		const struct tracker *t = &blink->trackers[i];
+		if (t->box.x2 != 0 && (t->held || !held_only))
+			boxes[n++] = t->box;
+	}
 	return n;
 }
 

@@ -310,6 +310,33 @@ is_new_page(const struct vl_epd_device *dev, const pixman_box32_t *boxes, size_t
 	return n > 1 && covers_half_panel(dev, boxes_area(boxes, n));
 }
 
+/*
+ * The animated cells, but not a blinker's: a caret blinks fast enough to
+ * count as animation, and blink.c holds it instead.
+ */
+static void
+animated_region(const struct vl_epd_flush_state *state, pixman_region32_t *region)
+{
+	pixman_box32_t blinkers[VL_EPD_BLINK_AREAS];
+
+	pixman_region32_init(region);
+	if (state->animation_interval_ms == 0)
+		return;
+	vl_epd_anim_region(state->anim, now_ms(), region);
+	size_t n = vl_epd_blink_boxes(state->blink, false, blinkers, VL_EPD_BLINK_AREAS);
+	for (size_t i = 0; i < n; i++) {
+		/* whole cells, as animation is told */
+		const int32_t cell = VL_EPD_ANIM_CELL;
+		pixman_box32_t b = blinkers[i];
+		int32_t x1 = b.x1 / cell * cell, y1 = b.y1 / cell * cell;
+		int32_t x2 = (b.x2 + cell - 1) / cell * cell, y2 = (b.y2 + cell - 1) / cell * cell;
+		pixman_region32_t cells;
+		pixman_region32_init_rect(&cells, x1, y1, x2 - x1, y2 - y1);
+		pixman_region32_subtract(region, region, &cells);
+		pixman_region32_fini(&cells);
+	}
+}
+
 /* The unsent region as rects of pixels that changed, each with its waveform. */
 static size_t
 plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t capacity)
@@ -324,8 +351,16 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	/* Where the panel is stale, everything counts as changed. */
 	pixman_region32_init(&known);
 	pixman_region32_subtract(&known, &output->unsent, &output->stale);
-	size_t n = vl_epd_diff(&cur, &sent, &known, boxes, room);
+	/* animation is diffed apart: no box of the rest reaches into it */
+	pixman_region32_t moving;
+	animated_region(state, &moving);
+	pixman_region32_t still;
+	pixman_region32_init(&still);
+	pixman_region32_subtract(&still, &known, &moving);
+	pixman_region32_intersect(&moving, &moving, &known);
 	pixman_region32_fini(&known);
+	size_t n = vl_epd_diff(&cur, &sent, &still, boxes, room);
+	pixman_region32_fini(&still);
 	bool exempt[MAX_RECTS_PER_FLUSH * 4];
 	for (size_t i = 0; i < n; i++) {
 		const struct vl_epd_hint *hint = hint_for(&output->hints, &boxes[i]);
@@ -333,6 +368,8 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	}
 	n = vl_epd_blink_filter(
 		state->blink, &cur, &sent, &output->unsent, boxes, n, exempt, now_ms());
+	n += vl_epd_diff(&cur, &sent, &moving, boxes + n, room - n);
+	pixman_region32_fini(&moving);
 	int n_stale;
 	const pixman_box32_t *stale = pixman_region32_rectangles(&output->stale, &n_stale);
 	for (int i = 0; i < n_stale; i++) {
@@ -724,8 +761,8 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 	 * counted as so many DU updates over its cell, they would flash the
 	 * field at rest. Its cell is redrawn in GL16 instead.
 	 */
-	pixman_box32_t held[8];
-	size_t n_held = vl_epd_blink_held_boxes(state->blink, held, 8);
+	pixman_box32_t held[VL_EPD_BLINK_AREAS];
+	size_t n_held = vl_epd_blink_boxes(state->blink, true, held, VL_EPD_BLINK_AREAS);
 	for (size_t i = 0; i < n_held; i++)
 		vl_epd_ghost_settle(state->ghost, &held[i]);
 	if (record->n > 0)

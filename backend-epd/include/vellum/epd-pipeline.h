@@ -423,9 +423,13 @@ int64_t vl_epd_blink_expire(struct vl_epd_blink *blink, const struct vl_epd_gray
 	uint64_t now_ms, pixman_region32_t *release);
 /* Ends every hold, for input: adds the held areas to release, and starts anew. */
 void vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release);
-/* Copies the held areas into boxes, at most capacity (8 are ever held); returns how many. */
-size_t vl_epd_blink_held_boxes(
-	const struct vl_epd_blink *blink, pixman_box32_t *boxes, size_t capacity);
+/*
+ * Copies the areas followed (held_only: those held) into boxes, at most
+ * capacity (VL_EPD_BLINK_AREAS are ever followed); returns how many.
+ */
+#define VL_EPD_BLINK_AREAS 8
+size_t vl_epd_blink_boxes(
+	const struct vl_epd_blink *blink, bool held_only, pixman_box32_t *boxes, size_t capacity);
 /*
  * Whether the area of box (exactly as the changed box was) went back or
  * forth between its two pictures, held or not yet: a blinker.
@@ -452,6 +456,10 @@ void vl_epd_anim_destroy(struct vl_epd_anim *anim);
  */
 void vl_epd_anim_note(struct vl_epd_anim *anim, const struct vl_epd_gray *gray,
 	const pixman_region32_t *damage, uint64_t now_ms, bool user_works);
+/* The side of the cells animation is followed in, in pixels. */
+#define VL_EPD_ANIM_CELL 16
+/* Adds the animated cells to region. */
+void vl_epd_anim_region(const struct vl_epd_anim *anim, uint64_t now_ms, pixman_region32_t *region);
 /*
  * Whether box is animated: it touches an animated cell, and every cell it
  * touches that changed lately is animated (others rest).
