@@ -38,6 +38,7 @@ struct tracker {
 	unsigned int inked; /* the index of the picture with more ink */
 	unsigned int flips;
 	uint32_t period_ms;
+	uint64_t latest;   /* the picture drawn when the area was last seen */
 	uint64_t flip_ms;  /* the latest change between the two */
 	uint64_t inked_ms; /* while held: when the inked picture was last drawn */
 	bool held;
@@ -101,12 +102,26 @@ stop_after_ms(const struct tracker *t)
 static void
 restart(struct tracker *t, const pixman_box32_t *box, uint64_t shown, uint64_t drawn, uint64_t now)
 {
-	*t = (struct tracker){.box = *box, .pictures = {shown, drawn}, .flip_ms = now};
+	*t = (struct tracker){
+		.box = *box, .pictures = {shown, drawn}, .latest = drawn, .flip_ms = now};
+}
+
+/* Whether tracker a makes way before b: free first, then one never back or forth, then older. */
+static bool
+makes_way_before(const struct tracker *a, const struct tracker *b)
+{
+	if ((a->box.x2 == 0) != (b->box.x2 == 0))
+		return a->box.x2 == 0;
+	if ((a->flips == 0) != (b->flips == 0))
+		return a->flips == 0;
+	return a->flip_ms < b->flip_ms;
 }
 
 /*
- * The tracker of box, else a free one, else the one changed longest ago;
- * NULL when every one holds an area, whose picture would be lost.
+ * The tracker of box, else a free one, else one that never went back or
+ * forth (an animation's frames churn through those), else the one changed
+ * longest ago; NULL when every one holds an area, whose picture would be
+ * lost.
  */
 static struct tracker *
 find_or_take(struct vl_epd_blink *blink, const pixman_box32_t *box)
@@ -119,8 +134,7 @@ find_or_take(struct vl_epd_blink *blink, const pixman_box32_t *box)
 			return t;
 		if (t->held)
 			continue;
-		if (!oldest || t->box.x2 == 0 ||
-			(oldest->box.x2 != 0 && t->flip_ms < oldest->flip_ms))
+		if (!oldest || makes_way_before(t, oldest))
 			oldest = t;
 	}
 	if (oldest)
@@ -177,6 +191,10 @@ blinks(struct vl_epd_blink *blink, const struct vl_epd_gray *cur, const struct v
 	if (t->held)
 		/* the panel keeps the inked picture: the other one waits unseen */
 		return drawn != t->pictures[t->inked];
+	/* seen again unchanged, while it waits to go out (an animation's pace) */
+	if (drawn == t->latest)
+		return false;
+	t->latest = drawn;
 	flip(t, now);
 	if (t->flips < STEADY_FLIPS)
 		return false;
@@ -300,7 +318,7 @@ vl_epd_blink_boxes(
 
 	for (size_t i = 0; i < TRACKERS && n < capacity; i++) {
 		const struct tracker *t = &blink->trackers[i];
-		if (t->box.x2 != 0 && (t->held || !held_only))
+		if (t->box.x2 != 0 && (t->held || (!held_only && t->flips > 0)))
 			boxes[n++] = t->box;
 	}
 	return n;

@@ -310,6 +310,16 @@ is_new_page(const struct vl_epd_device *dev, const pixman_box32_t *boxes, size_t
 	return n > 1 && covers_half_panel(dev, boxes_area(boxes, n));
 }
 
+/* A caret: at most 8 pixels wide (or tall), at least 12 long and thrice as long as wide. */
+static bool
+is_caret_shaped(const pixman_box32_t *box)
+{
+	int32_t w = box->x2 - box->x1, h = box->y2 - box->y1;
+	int32_t narrow = w < h ? w : h, along = w < h ? h : w;
+
+	return narrow <= 8 && along >= 12 && along >= 3 * narrow;
+}
+
 /*
  * The animated cells, but not a blinker's: a caret blinks fast enough to
  * count as animation, and blink.c holds it instead.
@@ -368,8 +378,22 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	}
 	n = vl_epd_blink_filter(
 		state->blink, &cur, &sent, &output->unsent, boxes, n, exempt, now_ms());
-	n += vl_epd_diff(&cur, &sent, &moving, boxes + n, room - n);
+	/*
+	 * A caret blinks fast enough to count as animation: one that did
+	 * before blink.c saw it alone is followed here, on its own (animation
+	 * is no neighbour), and is diffed with the rest once it goes back and
+	 * forth. Only a caret's shape: an animation's frames would churn
+	 * through the areas blink.c follows.
+	 */
+	size_t n_moving = vl_epd_diff(&cur, &sent, &moving, boxes + n, room - n);
 	pixman_region32_fini(&moving);
+	for (size_t i = 0, first = n; i < n_moving; i++) {
+		boxes[n] = boxes[first + i];
+		if (!is_caret_shaped(&boxes[n]) ||
+			vl_epd_blink_filter(state->blink, &cur, &sent, &output->unsent, &boxes[n],
+				1, NULL, now_ms()) == 1)
+			n++;
+	}
 	int n_stale;
 	const pixman_box32_t *stale = pixman_region32_rectangles(&output->stale, &n_stale);
 	for (int i = 0; i < n_stale; i++) {

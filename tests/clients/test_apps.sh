@@ -5,8 +5,9 @@
 #   - cog (WPE WebKit) on a local page with a focused input: once its caret
 #     is held, the panel is sent nothing for it and nothing flashes;
 #   - cog on the same page with a CSS spinner: the spinner goes at its paced
-#     rate (one update a second) and never flashes, and a key typed into the
-#     field is a small update of its own, apart from the spinner;
+#     rate (one update a second) and never flashes, the caret beside it is
+#     held, and a key typed into the field is a small update of its own,
+#     apart from the spinner;
 #   - gtk3-demo's entry_buffer demo, a main window and a dialog over it in
 #     its first second: one full-panel flash in all, and the dialog's black
 #     frame on the panel;
@@ -82,7 +83,9 @@ if apps_have cog; then
 	sleep 4
 	apps_stop
 	key=$(apps_since spinner "$key_ns")
-	paced=$(apps_count spinner 4 "$key")
+	paced=$(apps_count spinner 4 "$key" '$2 + $4 > 47')
+	caret_before_key=$(apps_count spinner "$(awk -v k="$key" 'BEGIN { print k - 3 }')" "$key" \
+		'$2 < 40')
 	span=$(awk -v k="$key" 'BEGIN { print k - 4 }')
 	flashes=$(apps_count spinner 4 "$key" "$APPS_FLASH")
 	case=spinner
@@ -90,6 +93,8 @@ if apps_have cog; then
 	report "cog: a CSS spinner goes at its paced rate ($paced updates in ${span} s)" \
 		awk -v n="$paced" -v s="$span" 'BEGIN { exit !(n >= 2 && n <= s + 2) }'
 	report "cog: the spinner never flashes ($flashes)" [ "$flashes" = 0 ]
+	report "cog: the field's caret beside the spinner is held ($caret_before_key updates in 3 s)" \
+		[ "$caret_before_key" = 0 ]
 	# the key's update: not the spinner's A2, small, and not reaching it
 	typed=$(apps_updates spinner "$key" "$(awk -v k="$key" 'BEGIN { print k + 1.5 }')" \
 		'$6 != "A2"')

@@ -424,8 +424,9 @@ int64_t vl_epd_blink_expire(struct vl_epd_blink *blink, const struct vl_epd_gray
 /* Ends every hold, for input: adds the held areas to release, and starts anew. */
 void vl_epd_blink_release_all(struct vl_epd_blink *blink, pixman_region32_t *release);
 /*
- * Copies the areas followed (held_only: those held) into boxes, at most
- * capacity (VL_EPD_BLINK_AREAS are ever followed); returns how many.
+ * Copies the areas that went back or forth between their two pictures
+ * (held_only: those held) into boxes, at most capacity (VL_EPD_BLINK_AREAS
+ * are ever followed); returns how many.
  */
 #define VL_EPD_BLINK_AREAS 8
 size_t vl_epd_blink_boxes(
