@@ -774,6 +774,13 @@ vl_epd_flush(struct vl_epd_output *output, struct vl_epd_flush_record *record, b
 		if (plan->animated)
 			vl_epd_anim_driven(state->anim, &plan->box, now);
 		vl_epd_ghost_record(state->ghost, &plan->box, plan->choice.waveform, flashing, now);
+		/*
+		 * What an application draws in its start in gray levels lands on
+		 * a panel just flashed clean: the idle cleanup redraws it, it
+		 * owes no flash. DU and A2 leave ghosts of their own.
+		 */
+		if (!flashing && !leaves_fast_ghost(plan) && starting(state, now))
+			vl_epd_ghost_settle(state->ghost, &plan->box);
 		if (flashing && is_page_sized(dev, &plan->box))
 			state->page_flash_ms = now;
 		if (!flashing && (plan->remember || leaves_fast_ghost(plan)))

@@ -58,6 +58,17 @@ start(struct fixture *f, unsigned int input_window_ms, unsigned int idle_cleanup
 	start_with(f, &options);
 }
 
+/*
+ * Waits out the second after the first frame's flash, in which what is
+ * drawn counts as the application's start (no page flash, no ghost debt
+ * that would flash at rest).
+ */
+static void
+past_start(struct fixture *f)
+{
+	scene_harness_idle(&f->h, 1100);
+}
+
 /* Shows the scene; returns the updates since the last look. */
 static size_t
 show(struct fixture *f, const struct vl_epd_update **fresh)
@@ -234,6 +245,7 @@ test_clock_flashes_by_debt(void **state)
 
 	start(&f, WINDOW_MS, 50);
 	show(&f, &u);
+	past_start(&f);
 	struct wlr_scene_rect *hand = scene_harness_rect(&f.h, 200, 150, 10, 30, 255);
 	size_t flashes = 0, first_flash = 0;
 	for (size_t tick = 1; tick <= 45; tick++) {
@@ -305,8 +317,7 @@ move_lines(struct wlr_scene_rect **rows, int n_rows, int up)
 /*
  * Text that moves up by itself, a terminal printing, is a scroll and not a
  * new page: A2 without a flash, cleaned up once the panel rests; new text
- * in its place is a new page and flashes. (The first text, drawn on the
- * panel the first frame has just flashed clean, does not flash again.)
+ * in its place is a new page and flashes.
  */
 static void
 test_scrolling_text_is_not_a_page(void **state)
@@ -318,10 +329,10 @@ test_scrolling_text_is_not_a_page(void **state)
 
 	start(&f, WINDOW_MS, 50);
 	show(&f, &u);
+	past_start(&f);
 	write_lines(&f, rows, H - 20);
 	assert_int_equal(show(&f, &u), 1);
-	assert_false(u[0].full);
-	assert_int_equal(u[0].waveform, WAVEFORM_MODE_GL16);
+	assert_true(u[0].full);
 	move_lines(rows, H - 20, 12);
 	assert_int_equal(show(&f, &u), 1);
 	assert_int_equal(u[0].waveform, WAVEFORM_MODE_A2);
@@ -330,8 +341,8 @@ test_scrolling_text_is_not_a_page(void **state)
 	assert_true(u[0].full);
 	assert_true(contains(&u[0], 10, 0, 320, H - 32));
 
-	/* past the start, when pages drawn on the clean panel need no flash */
-	scene_harness_idle(&f.h, 1100);
+	/* a second after the last page's flash: a new page flashes again */
+	past_start(&f);
 	for (int r = 0; r < H - 20; r++)
 		if (rows[r])
 			wlr_scene_rect_set_size(rows[r], 20 + (r * 53) % 290, 1);
@@ -447,6 +458,36 @@ test_start_flashes_once(void **state)
 	scene_harness_set_gray(window, 230);
 	assert_int_equal(show(&f, &u), 1);
 	assert_true(u[0].full);
+	scene_harness_finish(&f.h);
+}
+
+/*
+ * A dialog drawn in stages in the application's first second (its frame's
+ * line in DU, its content in GL16 twice, gtk3-demo's): the panel was just
+ * flashed clean, so once it rests the idle cleanup redraws, and does not
+ * flash, what the start drew.
+ */
+static void
+test_start_leaves_no_flash_at_rest(void **state)
+{
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start(&f, 0, 300);
+	assert_int_equal(show(&f, &u), 1);
+	struct wlr_scene_rect *dialog = scene_harness_rect(&f.h, 100, 80, 200, 100, 200);
+	show(&f, &u);
+	scene_harness_rect(&f.h, 100, 78, 200, 2, 0);
+	show(&f, &u);
+	scene_harness_set_gray(dialog, 180);
+	show(&f, &u);
+	scene_harness_set_gray(dialog, 160);
+	show(&f, &u);
+	for (size_t fresh = wait_updates(&f, 2000, &u); fresh > 0;
+		fresh = wait_updates(&f, 1000, &u))
+		for (size_t i = 0; i < fresh; i++)
+			assert_false(u[i].full);
 	scene_harness_finish(&f.h);
 }
 
@@ -689,6 +730,7 @@ main(void)
 		cmocka_unit_test(test_small_gray_glyph_is_text),
 		cmocka_unit_test(test_page_in_two_rects_flashes_once),
 		cmocka_unit_test(test_start_flashes_once),
+		cmocka_unit_test(test_start_leaves_no_flash_at_rest),
 		cmocka_unit_test(test_spinner_is_paced_and_apart),
 		cmocka_unit_test(test_caret_beside_a_spinner),
 	};

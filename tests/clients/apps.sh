@@ -20,7 +20,7 @@ apps_start_parent() {
 	return 1
 }
 
-apps_stop_parent() { kill "$apps_parent_pid" 2>/dev/null; }
+apps_stop_parent() { kill "$apps_parent_pid" 2>/dev/null || true; }
 
 # apps_have PROGRAM...: whether every program is installed
 apps_have() {
@@ -47,8 +47,10 @@ apps_start() {
 
 # apps_stop: ends vellum (its recording is written on the way out)
 apps_stop() {
-	kill "$apps_vellum_pid" 2>/dev/null
-	wait "$apps_vellum_pid" 2>/dev/null
+	[ -n "${apps_vellum_pid:-}" ] || return 0
+	kill "$apps_vellum_pid" 2>/dev/null || true
+	wait "$apps_vellum_pid" 2>/dev/null || true
+	apps_vellum_pid=
 }
 
 # apps_type NAME TEXT: types TEXT into the application of NAME; prints
