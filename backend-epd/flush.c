@@ -310,6 +310,29 @@ is_new_page(const struct vl_epd_device *dev, const pixman_box32_t *boxes, size_t
 	return n > 1 && covers_half_panel(dev, boxes_area(boxes, n));
 }
 
+/*
+ * Joins boxes less than gap apart into one, in place; returns how many are
+ * left. The animated cells of one spinner (a ring around cells at rest)
+ * come out of the diff in pieces, which would be paced apart.
+ */
+static size_t
+join_near(pixman_box32_t *boxes, size_t n, int32_t gap)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = i + 1; j < n; j++) {
+			const pixman_box32_t *a = &boxes[i], *b = &boxes[j];
+			if (a->x1 - gap >= b->x2 || b->x1 - gap >= a->x2 || a->y1 - gap >= b->y2 ||
+				b->y1 - gap >= a->y2)
+				continue;
+			boxes[i] = vl_epd_box_union(a, b);
+			boxes[j] = boxes[--n];
+			/* the grown box may reach boxes already passed */
+			j = i;
+		}
+	}
+	return n;
+}
+
 /* A caret: at most 8 pixels wide (or tall), at least 12 long and thrice as long as wide. */
 static bool
 is_caret_shaped(const pixman_box32_t *box)
@@ -385,7 +408,8 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 	 * forth. Only a caret's shape: an animation's frames would churn
 	 * through the areas blink.c follows.
 	 */
-	size_t n_moving = vl_epd_diff(&cur, &sent, &moving, boxes + n, room - n);
+	size_t n_moving = join_near(boxes + n,
+		vl_epd_diff(&cur, &sent, &moving, boxes + n, room - n), VL_EPD_ANIM_CELL);
 	pixman_region32_fini(&moving);
 	for (size_t i = 0, first = n; i < n_moving; i++) {
 		boxes[n] = boxes[first + i];
