@@ -453,6 +453,7 @@ plan_updates(struct vl_epd_output *output, struct vl_epd_plan *plans, size_t cap
 		plan->remember = false;
 		plan->scrolled = false;
 		plan->animated = false;
+		plan->asked = hint && (hint->full_refresh || hint->mode != VL_EPD_MODE_AUTO);
 		if (hint && hint->full_refresh) {
 			plan->choice = vl_epd_choose_flashing(state->table);
 			plan->full = true;
@@ -605,7 +606,7 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	pixman_box32_t promoted;
 
 	if (is_page_turn(dev, plan)) {
-		if (starting(state, now)) {
+		if (!plan->asked && starting(state, now)) {
 			/* a quality redraw: all the levels, no flash */
 			plan->choice = vl_epd_choose_waveform(state->table, VL_EPD_CONTENT_GRAY,
 				VL_EPD_MODE_TEXT, VL_EPD_DITHER_AUTO);

@@ -28,7 +28,8 @@ compatible(const struct vl_epd_plan *a, const struct vl_epd_plan *b, bool mixed)
 	return mixed || (a->content == b->content && a->choice.waveform == b->choice.waveform &&
 				a->choice.levels == b->choice.levels &&
 				a->choice.dither == b->choice.dither && a->full == b->full &&
-				a->remember == b->remember && a->animated == b->animated);
+				a->remember == b->remember && a->animated == b->animated &&
+				a->asked == b->asked);
 }
 
 /* cost(a) + cost(b) - cost(a + b): what merging saves, negative if it costs. */

@@ -20,7 +20,7 @@ static struct vl_epd_plan
 gray_plan(int32_t x1, int32_t y1, int32_t x2, int32_t y2)
 {
 	return (struct vl_epd_plan){
-		{x1, y1, x2, y2}, VL_EPD_CONTENT_GRAY, gl16, false, false, false, false};
+		{x1, y1, x2, y2}, VL_EPD_CONTENT_GRAY, gl16, false, false, false, false, false};
 }
 
 static struct vl_epd_merge_options
@@ -163,9 +163,9 @@ test_kinds(void **state)
 
 	p[0] = gray_plan(0, 0, 10, 10);
 	p[1] = (struct vl_epd_plan){
-		{0, 20, 100, 30}, VL_EPD_CONTENT_MONO, du, false, false, false, false};
+		{0, 20, 100, 30}, VL_EPD_CONTENT_MONO, du, false, false, false, false, false};
 	p[2] = (struct vl_epd_plan){
-		{20, 0, 30, 10}, VL_EPD_CONTENT_IMAGE, gc16, false, false, false, false};
+		{20, 0, 30, 10}, VL_EPD_CONTENT_IMAGE, gc16, false, false, false, false, false};
 	p[3] = gray_plan(40, 0, 50, 10);
 	p[3].full = true;
 	o.max_rects = 1;
@@ -196,8 +196,8 @@ test_kinds(void **state)
 
 	/* On a tie of content, the larger member's choice. */
 	struct vl_epd_plan r[2] = {
-		{{0, 0, 10, 10}, VL_EPD_CONTENT_GRAY, gl16, false, false, false, false},
-		{{10, 0, 40, 10}, VL_EPD_CONTENT_GRAY, gc16, false, false, false, false},
+		{{0, 0, 10, 10}, VL_EPD_CONTENT_GRAY, gl16, false, false, false, false, false},
+		{{10, 0, 40, 10}, VL_EPD_CONTENT_GRAY, gc16, false, false, false, false, false},
 	};
 	assert_int_equal(vl_epd_merge(r, 2, &o), 1);
 	assert_int_equal(r[0].choice.waveform, WAVEFORM_MODE_GC16);

@@ -273,6 +273,7 @@ struct vl_epd_plan {
 	bool remember; /* drawn fast while the user works: the idle cleanup redraws it */
 	bool scrolled; /* content that moved without input: fast, but flashes when due */
 	bool animated; /* an animation nobody asked for: fast, paced, never merged with the rest */
+	bool asked;    /* the client asked for its mode or a full refresh: no start rule */
 };
 
 struct vl_epd_merge_options {
