@@ -24,6 +24,7 @@
 struct cell {
 	uint64_t picture;    /* a hash of its pixels at the last change */
 	uint64_t changed_ms; /* 0: never */
+	bool seen;           /* picture holds what it showed */
 	uint64_t driven_ms;  /* the last update over it while animated; 0: none */
 	/* the latest changes that counted, oldest at next; 0: none */
 	uint64_t counted_ms[STEADY_CHANGES];
@@ -91,10 +92,15 @@ cell_picture(const struct vl_epd_gray *gray, int32_t column, int32_t row)
 static void
 note_cell(struct cell *cell, uint64_t picture, uint64_t now_ms, bool user_works)
 {
-	if (cell->picture == picture && cell->changed_ms != 0)
+	/* the first picture seen is no change: what was there before is not known */
+	if (!cell->seen) {
+		cell->seen = true;
+		cell->picture = picture;
 		return;
-	/* the first change is from a picture never seen */
-	if (cell->changed_ms != 0 && !user_works) {
+	}
+	if (cell->picture == picture)
+		return;
+	if (!user_works) {
 		cell->counted_ms[cell->next] = now_ms;
 		cell->next = (uint8_t)((cell->next + 1) % STEADY_CHANGES);
 	}

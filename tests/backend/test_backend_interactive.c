@@ -712,6 +712,54 @@ test_caret_beside_a_spinner(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A spinner drawn as a ring around cells at rest: its animated cells come
+ * out of the diff in pieces, and are paced as one update, not one a piece;
+ * the cells inside, drawn once when the ring appeared, do not hold it back.
+ */
+static void
+test_ring_spinner_is_one_update(void **state)
+{
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.animation_interval_ms = 1000,
+	};
+	const int ring[4][4] = {
+		{96, 96, 96, 16}, {96, 176, 96, 16}, {96, 112, 16, 64}, {176, 112, 16, 64}};
+	struct wlr_scene_rect *parts[4];
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start_with(&f, &options);
+	show(&f, &u);
+	for (int p = 0; p < 4; p++)
+		parts[p] =
+			scene_harness_rect(&f.h, ring[p][0], ring[p][1], ring[p][2], ring[p][3], 0);
+	show(&f, &u);
+	size_t before = f.seen;
+	uint64_t start_ns = scene_harness_now_ns();
+	for (int i = 0; scene_harness_now_ns() - start_ns < 4000000000u; i++) {
+		scene_harness_idle(&f.h, 20);
+		for (int p = 0; p < 4; p++)
+			scene_harness_set_gray(parts[p], (uint8_t)((i + 1) * 37 + p * 50));
+		assert_true(scene_harness_commit(&f.h));
+	}
+	size_t n = vl_epd_memory_updates(f.device, &u), paced = 0;
+	for (size_t i = before; i < n; i++) {
+		if (u[i].waveform != WAVEFORM_MODE_A2)
+			continue;
+		/* each paced update is the whole ring */
+		assert_true(contains(&u[i], 96, 96, 192, 192));
+		paced++;
+	}
+	printf("%zu updates in 4 s, %zu paced in A2\n", n - before, paced);
+	assert_true(paced >= 2 && paced <= 5);
+	/* the cells inside the ring never changed: it is told apart at once */
+	assert_true(n - before <= 12);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -733,6 +781,7 @@ main(void)
 		cmocka_unit_test(test_start_leaves_no_flash_at_rest),
 		cmocka_unit_test(test_spinner_is_paced_and_apart),
 		cmocka_unit_test(test_caret_beside_a_spinner),
+		cmocka_unit_test(test_ring_spinner_is_one_update),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
