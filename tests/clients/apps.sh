@@ -22,6 +22,24 @@ apps_start_parent() {
 
 apps_stop_parent() { kill "$apps_parent_pid" 2>/dev/null || true; }
 
+# apps_write_pages: $work/field.html, a page with a focused input, and
+# $work/spinner.html, the same with a CSS spinner below the input
+apps_write_pages() {
+	cat >"$work/field.html" <<'EOF'
+<!DOCTYPE html>
+<html><head><style>
+body { background: #fff; color: #000; font: 24px sans-serif }
+input { font: 24px sans-serif; width: 20em }
+.spinner { width: 40px; height: 40px; margin: 40px; border: 6px solid #ccc;
+	border-top-color: #000; border-radius: 50%; animation: turn 1s linear infinite }
+@keyframes turn { to { transform: rotate(360deg) } }
+</style></head>
+<body><p>Search</p><input id="field" autofocus>
+<script>document.getElementById("field").focus()</script></body></html>
+EOF
+	sed 's|<script>|<div class="spinner"></div><script>|' "$work/field.html" >"$work/spinner.html"
+}
+
 # apps_have PROGRAM...: whether every program is installed
 apps_have() {
 	local program

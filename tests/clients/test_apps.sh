@@ -32,20 +32,7 @@ if ! apps_start_parent; then
 fi
 trap 'apps_stop; apps_stop_parent; rm -rf "$work"' EXIT
 
-page=$work/page.html
-cat >"$page" <<'EOF'
-<!DOCTYPE html>
-<html><head><style>
-body { background: #fff; color: #000; font: 24px sans-serif }
-input { font: 24px sans-serif; width: 20em }
-.spinner { width: 40px; height: 40px; margin: 40px; border: 6px solid #ccc;
-	border-top-color: #000; border-radius: 50%; animation: turn 1s linear infinite }
-@keyframes turn { to { transform: rotate(360deg) } }
-</style></head>
-<body><p>Search</p><input id="field" autofocus>
-<script>document.getElementById("field").focus()</script></body></html>
-EOF
-sed 's|<script>|<div class="spinner"></div><script>|' "$page" >"$work/spinner.html"
+apps_write_pages
 
 # report NAME CONDITION... : ok NAME when CONDITION holds, else not ok with
 # the recorded updates of $case (at most 20) as the detail
@@ -62,7 +49,7 @@ report() {
 }
 
 if apps_have cog; then
-	apps_start caret "$vellum" cog "file://$page"
+	apps_start caret "$vellum" cog "file://$work/field.html"
 	sleep 14
 	apps_stop
 	updates=$(apps_count caret 0 100)

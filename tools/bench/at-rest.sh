@@ -29,19 +29,7 @@ apps_start_parent || {
 }
 trap 'apps_stop; apps_stop_parent; rm -rf "$work"' EXIT
 
-cat >"$work/field.html" <<'EOF'
-<!DOCTYPE html>
-<html><head><style>
-body { background: #fff; color: #000; font: 24px sans-serif }
-input { font: 24px sans-serif; width: 20em }
-.spinner { width: 40px; height: 40px; margin: 40px; border: 6px solid #ccc;
-	border-top-color: #000; border-radius: 50%; animation: turn 1s linear infinite }
-@keyframes turn { to { transform: rotate(360deg) } }
-</style></head>
-<body><p>Search</p><input id="field" autofocus>
-<script>document.getElementById("field").focus()</script></body></html>
-EOF
-sed 's|<script>|<div class="spinner"></div><script>|' "$work/field.html" >"$work/spinner.html"
+apps_write_pages
 
 # row NAME LABEL APP...: one application's line of the table
 row() {
