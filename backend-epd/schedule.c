@@ -583,7 +583,11 @@ flushes_done(const struct vl_epd_output *output, uint64_t first, uint64_t last)
 	return true;
 }
 
-/* Commits that had content in flush id, which gave part of it up. */
+/*
+ * Flush id gave part of its content up: the commits it carried are not
+ * shown in full, nor are those sent after it, whose flushes left the area
+ * out as it was on its way then. Commits not sent yet take it along.
+ */
 static void
 mark_incomplete(struct vl_epd_output *output, uint64_t id)
 {
@@ -591,7 +595,7 @@ mark_incomplete(struct vl_epd_output *output, uint64_t id)
 
 	wl_list_for_each (commit, &output->commits, link) {
 		uint64_t first = commit->first_flush_id ? commit->first_flush_id : commit->flush_id;
-		if (first != 0 && first <= id && (commit->flush_id == 0 || commit->flush_id >= id))
+		if (commit->flush_id != 0 ? commit->flush_id >= id : first != 0 && first <= id)
 			commit->incomplete = true;
 	}
 }

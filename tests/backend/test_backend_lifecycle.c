@@ -660,6 +660,49 @@ test_refused_for_good_is_given_up(void **state)
 }
 
 /*
+ * An update refused for good after a later frame went out: that frame is
+ * not reported shown either, as the panel does not show the refused area;
+ * the next change takes the area along.
+ */
+static void
+test_refused_under_a_later_frame(void **state)
+{
+	struct fixture f;
+	struct settle a = {0}, b = {0}, c = {0};
+	(void)state;
+
+	start_memory(&f);
+	scene_harness_rect(&f.h, 0, 0, W, H, 255);
+	show(&f);
+	/* a's update (DU) ends, refused, while b's (gray levels) is on the panel */
+	vl_epd_memory_set_latency(f.device, 1500);
+	vl_epd_memory_set_waveform_latency(f.device, WAVEFORM_MODE_DU, 400);
+	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_WAIT, 1, EINVAL);
+
+	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &a);
+	scene_harness_rect(&f.h, 200, 200, 20, 20, 0x88);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &b);
+	assert_int_equal(a.calls, 0);
+	assert_true(run_until_called_in_time(&f, &b));
+	assert_false(a.settled);
+	assert_false(b.settled);
+
+	vl_epd_memory_set_latency(f.device, 0);
+	vl_epd_memory_set_waveform_latency(f.device, WAVEFORM_MODE_DU, 0);
+	scene_harness_rect(&f.h, 300, 100, 20, 20, 0);
+	assert_true(scene_harness_wait_frame(&f.h));
+	commit_now(&f, &c);
+	assert_true(run_until_called_in_time(&f, &c));
+	assert_true(c.settled);
+	assert_int_equal(panel_at(&f, 65, 65), 0);
+	assert_int_equal(panel_at(&f, 205, 205), 0x88);
+	finish(&f);
+}
+
+/*
  * An area whose updates keep failing waits for its own retries: content
  * elsewhere goes to the panel meanwhile, frame after frame, without waking
  * the failing area's retry, nor resetting its backoff.
@@ -1155,6 +1198,7 @@ main(void)
 		cmocka_unit_test(test_retry_backoff_capped),
 		cmocka_unit_test(test_refused_waveform_falls_back),
 		cmocka_unit_test(test_refused_for_good_is_given_up),
+		cmocka_unit_test(test_refused_under_a_later_frame),
 		cmocka_unit_test(test_failing_area_backs_off_alone),
 		cmocka_unit_test(test_failed_area_sent_whatever_comes_next),
 		cmocka_unit_test(test_newer_commit_waits_for_failed_area),
