@@ -12,6 +12,13 @@
  * made while the user works do not count (typing is fast too), but do not
  * end an animation either (a spinner goes on while the user types beside
  * it). A caret blinks fast enough to count: blink.c's hold comes first.
+ *
+ * A pulsing progress bar's block slides along its trough: each cell
+ * changes only as the block's edges pass, a few times in the span, while
+ * the trough changes at every frame. A cell that changed in the span is
+ * animated too when the run of cells that changed along its row or column
+ * (its band) changed at STEADY_CHANGES different times in it: a clock's
+ * seconds still do not count, nor a caret beside a spinner.
  */
 #include <stdlib.h>
 #include <vellum/epd-pipeline.h>
@@ -20,6 +27,7 @@
 #define STEADY_CHANGES 6
 #define STEADY_SPAN_MS 4000
 #define REST_MS        1500
+#define BAND_CELLS     16
 
 struct cell {
 	uint64_t picture;    /* a hash of its pixels at the last change */
@@ -130,13 +138,107 @@ vl_epd_anim_note(struct vl_epd_anim *anim, const struct vl_epd_gray *gray,
 }
 
 static bool
-animated(const struct cell *cell, uint64_t now_ms)
+animated_alone(const struct cell *cell, uint64_t now_ms)
 {
 	uint64_t oldest = cell->counted_ms[cell->next];
 	uint64_t newest = cell->counted_ms[(cell->next + STEADY_CHANGES - 1) % STEADY_CHANGES];
 
 	return oldest != 0 && newest - oldest <= STEADY_SPAN_MS &&
 	       now_ms - cell->changed_ms <= REST_MS;
+}
+
+/* Whether t is a counted change within the span before now. */
+static bool
+in_span(uint64_t t, uint64_t now_ms)
+{
+	return t != 0 && t <= now_ms && now_ms - t <= STEADY_SPAN_MS;
+}
+
+static const struct cell *
+cell_at(const struct vl_epd_anim *anim, int32_t c, int32_t r)
+{
+	if (c < 0 || r < 0 || c >= anim->columns || r >= anim->rows)
+		return NULL;
+	return &anim->cells[(size_t)r * anim->columns + c];
+}
+
+static size_t
+changes_in_span(const struct cell *cell, uint64_t now_ms)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < STEADY_CHANGES; i++)
+		n += in_span(cell->counted_ms[i], now_ms);
+	return n;
+}
+
+/* Adds cell's counted changes in the span to times, n of them, each once; true when full. */
+static bool
+add_times(const struct cell *cell, uint64_t now_ms, uint64_t *times, size_t *n)
+{
+	for (size_t i = 0; i < STEADY_CHANGES; i++) {
+		uint64_t t = cell->counted_ms[i];
+		if (!in_span(t, now_ms))
+			continue;
+		size_t j = 0;
+		while (j < *n && times[j] != t)
+			j++;
+		if (j == *n)
+			times[(*n)++] = t;
+		if (*n == STEADY_CHANGES)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the band through cell (c, r) along (dc, dr) changed at
+ * STEADY_CHANGES different times lately. The band is the run of cells
+ * that changed in the span, up to BAND_CELLS either side: a block sliding
+ * along a trough changes one run, two fields that change in turn with
+ * text at rest between them are two. Cells animated alone add no times: a
+ * spinner beside a caret makes no band of the two.
+ */
+static bool
+band_steady(const struct vl_epd_anim *anim, int32_t c, int32_t r, int32_t dc, int32_t dr,
+	uint64_t now_ms)
+{
+	uint64_t times[STEADY_CHANGES];
+	size_t n = 0;
+
+	if (add_times(cell_at(anim, c, r), now_ms, times, &n))
+		return true;
+	for (int32_t side = -1; side <= 1; side += 2) {
+		for (int32_t k = 1; k <= BAND_CELLS; k++) {
+			const struct cell *cell =
+				cell_at(anim, c + side * k * dc, r + side * k * dr);
+			if (!cell || cell->changed_ms == 0 ||
+				now_ms - cell->changed_ms > STEADY_SPAN_MS)
+				break;
+			if (!animated_alone(cell, now_ms) && add_times(cell, now_ms, times, &n))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A cell that changed lately without input, in a steady band along a row
+ * or a column (a vertical progress bar), is animated: the block's leading
+ * edge enters a cell once before it changes it again, and a label that
+ * changes with the bar goes with it.
+ */
+static bool
+animated(const struct vl_epd_anim *anim, int32_t c, int32_t r, uint64_t now_ms)
+{
+	const struct cell *cell = cell_at(anim, c, r);
+
+	if (animated_alone(cell, now_ms))
+		return true;
+	if (cell->changed_ms == 0 || now_ms - cell->changed_ms > REST_MS ||
+		changes_in_span(cell, now_ms) == 0)
+		return false;
+	return band_steady(anim, c, r, 1, 0, now_ms) || band_steady(anim, c, r, 0, 1, now_ms);
 }
 
 /*
@@ -156,13 +258,40 @@ vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, ui
 		for (int32_t c = c1; c < c2; c++) {
 			const struct cell *cell = &anim->cells[(size_t)r * anim->columns + c];
 			bool resting = cell->changed_ms == 0 || now_ms - cell->changed_ms > REST_MS;
-			if (animated(cell, now_ms))
+			if (animated(anim, c, r, now_ms))
 				any = true;
 			else if (!resting)
 				return false;
 		}
 	}
 	return any;
+}
+
+/* Whether a cell of columns c1 to c2 and rows r1 to r2, clipped to the grid, is animated. */
+static bool
+any_animated(const struct vl_epd_anim *anim, int32_t c1, int32_t r1, int32_t c2, int32_t r2,
+	uint64_t now_ms)
+{
+	c1 = c1 < 0 ? 0 : c1;
+	r1 = r1 < 0 ? 0 : r1;
+	c2 = c2 > anim->columns ? anim->columns : c2;
+	r2 = r2 > anim->rows ? anim->rows : r2;
+	for (int32_t r = r1; r < r2; r++)
+		for (int32_t c = c1; c < c2; c++)
+			if (animated(anim, c, r, now_ms))
+				return true;
+	return false;
+}
+
+bool
+vl_epd_anim_beside(const struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms)
+{
+	int32_t c1, r1, c2, r2;
+
+	if (!anim || !cell_range(anim, box, &c1, &r1, &c2, &r2))
+		return false;
+	return any_animated(anim, c1 - BAND_CELLS, r1, c2 + BAND_CELLS, r2, now_ms) ||
+	       any_animated(anim, c1, r1 - BAND_CELLS, c2, r2 + BAND_CELLS, now_ms);
 }
 
 uint32_t
@@ -205,8 +334,7 @@ vl_epd_anim_region(const struct vl_epd_anim *anim, uint64_t now_ms, pixman_regio
 		/* runs of animated cells in a row, one rect each */
 		int32_t run = -1;
 		for (int32_t c = 0; c <= anim->columns; c++) {
-			bool on = c < anim->columns &&
-				  animated(&anim->cells[(size_t)r * anim->columns + c], now_ms);
+			bool on = c < anim->columns && animated(anim, c, r, now_ms);
 			if (on && run < 0)
 				run = c;
 			if (on || run < 0)

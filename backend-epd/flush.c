@@ -618,11 +618,15 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	}
 	/*
 	 * Animation, and any change while the user works, puts its promotion
-	 * off to the idle cleanup: no ghost flash gets in the user's way. Text
-	 * that scrolls by itself may never rest: it flashes once its debt is due.
+	 * off to the idle cleanup: no ghost flash gets in the user's way. So
+	 * does a change beside a running animation (a progress bar's block
+	 * entering a cell). Text that scrolls by itself may never rest: it
+	 * flashes once its debt is due.
 	 */
-	bool animation =
-		(plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled) || plan->animated;
+	bool animation = (plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled) ||
+			 plan->animated ||
+			 (state->animation_interval_ms != 0 &&
+				 vl_epd_anim_beside(state->anim, &plan->box, now));
 	if (work != WORK_NONE || animation || plan->full ||
 		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
 		return;

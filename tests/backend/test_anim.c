@@ -126,6 +126,66 @@ test_box_over_two_spinners(void **state)
 	screen_fini(&s);
 }
 
+/*
+ * A pulsing progress bar, paced by the panel: its block slides along the
+ * trough and back, so a cell changes only as the block's edges pass. Each
+ * frame's change is animated once the trough has run a while; a word that
+ * changes once in the bar's row, with cells at rest between them, is not.
+ */
+static void
+test_progress_bar_pulses(void **state)
+{
+	const int32_t top = 40, bottom = 44, trough = 112, block = 40, step = 25;
+	const pixman_box32_t word = {128, 32, 144, 48};
+	struct screen s;
+	int32_t x = 0, direction = 1;
+	pixman_box32_t changed = {0};
+	(void)state;
+
+	screen_init(&s);
+	frame(&s, &(pixman_box32_t){0, 0, W, H}, 0, false, true);
+	for (int i = 0; i < 16; i++) {
+		int32_t next = x + direction * step;
+		if (next < 0 || next + block > trough) {
+			direction = -direction;
+			next = x + direction * step;
+		}
+		changed = (pixman_box32_t){
+			next < x ? next : x, top, (next < x ? x : next) + block, bottom};
+		gray_fill(&s.gray, changed.x1, top, changed.x2, bottom, 255);
+		gray_fill(&s.gray, next, top, next + block, bottom, 0);
+		x = next;
+		frame(&s, &changed, 450, false, true);
+	}
+	assert_true(vl_epd_anim_covers(s.anim, &changed, s.now_ms));
+	frame(&s, &word, 16, false, false);
+	assert_false(vl_epd_anim_covers(s.anim, &word, s.now_ms));
+	screen_fini(&s);
+}
+
+/*
+ * What changes each 900 ms beside a spinner, in its row (a caret's blinks
+ * before blink.c holds it): the spinner makes no band with it.
+ */
+static void
+test_spinner_makes_no_band(void **state)
+{
+	const pixman_box32_t slow = {80, 32, 96, 48};
+	struct screen s;
+	(void)state;
+
+	screen_init(&s);
+	frame(&s, &(pixman_box32_t){0, 0, W, H}, 0, false, true);
+	for (int i = 0; i < 180; i++) {
+		frame(&s, &spinner, 30, false, false);
+		if (i % 30 == 29)
+			frame(&s, &slow, 0, false, false);
+	}
+	assert_true(vl_epd_anim_covers(s.anim, &spinner, s.now_ms));
+	assert_false(vl_epd_anim_covers(s.anim, &slow, s.now_ms));
+	screen_fini(&s);
+}
+
 static void
 test_typing_and_slow_changes_do_not(void **state)
 {
@@ -192,6 +252,8 @@ main(void)
 		cmocka_unit_test(test_frames_without_input_animate),
 		cmocka_unit_test(test_frames_paced_by_the_panel_animate),
 		cmocka_unit_test(test_box_over_two_spinners),
+		cmocka_unit_test(test_progress_bar_pulses),
+		cmocka_unit_test(test_spinner_makes_no_band),
 		cmocka_unit_test(test_typing_and_slow_changes_do_not),
 		cmocka_unit_test(test_animation_goes_on_while_the_user_types),
 		cmocka_unit_test(test_pace),

@@ -760,6 +760,51 @@ test_ring_spinner_is_one_update(void **state)
 	scene_harness_finish(&f.h);
 }
 
+/*
+ * A pulsing progress bar (a widget gallery's): its block slides along the
+ * trough and back, so each cell changes only as the block's edges pass.
+ * It is told apart as an animation, paced, and never flashes while it runs.
+ */
+static void
+test_progress_bar_is_paced_without_a_flash(void **state)
+{
+	struct vl_epd_backend_options options = {
+		.device = "memory:400x300",
+		.animation_interval_ms = 1000,
+	};
+	const int32_t left = 60, right = 340, top = 40, width = 60, step = 10;
+	struct fixture f;
+	const struct vl_epd_update *u;
+	(void)state;
+
+	start_with(&f, &options);
+	show(&f, &u);
+	scene_harness_rect(&f.h, left, top, right - left, 6, 0xcc);
+	struct wlr_scene_rect *block = scene_harness_rect(&f.h, left, top, width, 6, 0);
+	show(&f, &u);
+	size_t before = f.seen;
+	int32_t x = left, direction = 1;
+	uint64_t start_ns = scene_harness_now_ns();
+	while (scene_harness_now_ns() - start_ns < 10000000000u) {
+		scene_harness_idle(&f.h, 100);
+		if (x + direction * step < left || x + direction * step + width > right)
+			direction = -direction;
+		x += direction * step;
+		wlr_scene_node_set_position(&block->node, x, top);
+		assert_true(scene_harness_commit(&f.h));
+	}
+	size_t n = vl_epd_memory_updates(f.device, &u), over_bar = 0, paced = 0;
+	for (size_t i = before; i < n; i++) {
+		assert_false(u[i].full);
+		over_bar++;
+		paced += u[i].waveform == WAVEFORM_MODE_A2;
+	}
+	printf("%zu updates in 10 s, %zu paced in A2\n", over_bar, paced);
+	assert_true(paced >= 4);
+	assert_true(over_bar <= 20);
+	scene_harness_finish(&f.h);
+}
+
 int
 main(void)
 {
@@ -782,6 +827,7 @@ main(void)
 		cmocka_unit_test(test_spinner_is_paced_and_apart),
 		cmocka_unit_test(test_caret_beside_a_spinner),
 		cmocka_unit_test(test_ring_spinner_is_one_update),
+		cmocka_unit_test(test_progress_bar_is_paced_without_a_flash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

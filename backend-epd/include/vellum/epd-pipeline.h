@@ -445,7 +445,8 @@ bool vl_epd_blink_held(const struct vl_epd_blink *blink, const pixman_box32_t *b
 /*
  * Animations: the panel in cells of 16x16 pixels. A cell whose pixels
  * changed six times within 4 s while nobody worked is animated until it
- * rests for 1.5 s.
+ * rests for 1.5 s; so is one that changed in a row or column of cells
+ * that changed six times (a progress bar's sliding block).
  */
 struct vl_epd_anim;
 
@@ -467,6 +468,11 @@ void vl_epd_anim_region(const struct vl_epd_anim *anim, uint64_t now_ms, pixman_
  * touches that changed lately is animated (others rest).
  */
 bool vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms);
+/*
+ * Whether an animation runs beside box, in its rows or its columns, up to
+ * 16 cells away: what changes there is no reason to flash while it runs.
+ */
+bool vl_epd_anim_beside(const struct vl_epd_anim *anim, const pixman_box32_t *box, uint64_t now_ms);
 /* How long box waits until its cells may be driven again, interval_ms after the last time. */
 uint32_t vl_epd_anim_wait(const struct vl_epd_anim *anim, const pixman_box32_t *box,
 	uint64_t now_ms, uint32_t interval_ms);
