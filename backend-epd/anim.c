@@ -137,6 +137,13 @@ vl_epd_anim_note(struct vl_epd_anim *anim, const struct vl_epd_gray *gray,
 	}
 }
 
+/* Whether cell changed at most within_ms before now. */
+static bool
+changed_within(const struct cell *cell, uint64_t now_ms, uint64_t within_ms)
+{
+	return cell->changed_ms != 0 && now_ms - cell->changed_ms <= within_ms;
+}
+
 static bool
 animated_alone(const struct cell *cell, uint64_t now_ms)
 {
@@ -144,7 +151,7 @@ animated_alone(const struct cell *cell, uint64_t now_ms)
 	uint64_t newest = cell->counted_ms[(cell->next + STEADY_CHANGES - 1) % STEADY_CHANGES];
 
 	return oldest != 0 && newest - oldest <= STEADY_SPAN_MS &&
-	       now_ms - cell->changed_ms <= REST_MS;
+	       changed_within(cell, now_ms, REST_MS);
 }
 
 /* Whether t is a counted change within the span before now. */
@@ -212,8 +219,7 @@ band_steady(const struct vl_epd_anim *anim, int32_t c, int32_t r, int32_t dc, in
 		for (int32_t k = 1; k <= BAND_CELLS; k++) {
 			const struct cell *cell =
 				cell_at(anim, c + side * k * dc, r + side * k * dr);
-			if (!cell || cell->changed_ms == 0 ||
-				now_ms - cell->changed_ms > STEADY_SPAN_MS)
+			if (!cell || !changed_within(cell, now_ms, STEADY_SPAN_MS))
 				break;
 			if (!animated_alone(cell, now_ms) && add_times(cell, now_ms, times, &n))
 				return true;
@@ -225,8 +231,7 @@ band_steady(const struct vl_epd_anim *anim, int32_t c, int32_t r, int32_t dc, in
 /*
  * A cell that changed lately without input, in a steady band along a row
  * or a column (a vertical progress bar), is animated: the block's leading
- * edge enters a cell once before it changes it again, and a label that
- * changes with the bar goes with it.
+ * edge enters a cell once before it changes it again.
  */
 static bool
 animated(const struct vl_epd_anim *anim, int32_t c, int32_t r, uint64_t now_ms)
@@ -235,8 +240,7 @@ animated(const struct vl_epd_anim *anim, int32_t c, int32_t r, uint64_t now_ms)
 
 	if (animated_alone(cell, now_ms))
 		return true;
-	if (cell->changed_ms == 0 || now_ms - cell->changed_ms > REST_MS ||
-		changes_in_span(cell, now_ms) == 0)
+	if (!changed_within(cell, now_ms, REST_MS) || changes_in_span(cell, now_ms) == 0)
 		return false;
 	return band_steady(anim, c, r, 1, 0, now_ms) || band_steady(anim, c, r, 0, 1, now_ms);
 }
@@ -256,8 +260,7 @@ vl_epd_anim_covers(const struct vl_epd_anim *anim, const pixman_box32_t *box, ui
 		return false;
 	for (int32_t r = r1; r < r2; r++) {
 		for (int32_t c = c1; c < c2; c++) {
-			const struct cell *cell = &anim->cells[(size_t)r * anim->columns + c];
-			bool resting = cell->changed_ms == 0 || now_ms - cell->changed_ms > REST_MS;
+			bool resting = !changed_within(cell_at(anim, c, r), now_ms, REST_MS);
 			if (animated(anim, c, r, now_ms))
 				any = true;
 			else if (!resting)

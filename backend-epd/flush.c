@@ -623,11 +623,11 @@ promote(struct vl_epd_flush_state *state, const struct vl_epd_device *dev, struc
 	 * entering a cell). Text that scrolls by itself may never rest: it
 	 * flashes once its debt is due.
 	 */
-	bool animation = (plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled) ||
-			 plan->animated ||
-			 (state->animation_interval_ms != 0 &&
-				 vl_epd_anim_beside(state->anim, &plan->box, now));
+	bool animation =
+		(plan->choice.waveform == WAVEFORM_MODE_A2 && !plan->scrolled) || plan->animated;
 	if (work != WORK_NONE || animation || plan->full ||
+		(state->animation_interval_ms != 0 &&
+			vl_epd_anim_beside(state->anim, &plan->box, now)) ||
 		!vl_epd_ghost_promote(state->ghost, &plan->box, &promoted))
 		return;
 	plan->box = promoted;

@@ -674,10 +674,14 @@ test_refused_under_a_later_frame(void **state)
 	start_memory(&f);
 	scene_harness_rect(&f.h, 0, 0, W, H, 255);
 	show(&f);
-	/* a's update (DU) ends, refused, while b's (gray levels) is on the panel */
+	/*
+	 * No update completes until b went out; then a's (DU, done at once)
+	 * ends first, refused, while b's (gray levels) is on the panel.
+	 */
 	vl_epd_memory_set_latency(f.device, 1500);
-	vl_epd_memory_set_waveform_latency(f.device, WAVEFORM_MODE_DU, 400);
+	vl_epd_memory_set_waveform_latency(f.device, WAVEFORM_MODE_DU, 0);
 	vl_epd_memory_fail(f.device, VL_EPD_MEMORY_WAIT, 1, EINVAL);
+	vl_epd_memory_hold(f.device, true);
 
 	scene_harness_rect(&f.h, 60, 60, 20, 20, 0);
 	assert_true(scene_harness_wait_frame(&f.h));
@@ -686,12 +690,12 @@ test_refused_under_a_later_frame(void **state)
 	assert_true(scene_harness_wait_frame(&f.h));
 	commit_now(&f, &b);
 	assert_int_equal(a.calls, 0);
+	vl_epd_memory_hold(f.device, false);
 	assert_true(run_until_called_in_time(&f, &b));
 	assert_false(a.settled);
 	assert_false(b.settled);
 
 	vl_epd_memory_set_latency(f.device, 0);
-	vl_epd_memory_set_waveform_latency(f.device, WAVEFORM_MODE_DU, 0);
 	scene_harness_rect(&f.h, 300, 100, 20, 20, 0);
 	assert_true(scene_harness_wait_frame(&f.h));
 	commit_now(&f, &c);
