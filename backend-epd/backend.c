@@ -106,7 +106,7 @@ vl_epd_backend_create(struct wl_event_loop *loop, const struct vl_epd_backend_op
 	/* read only while opening; the string stays the caller's */
 	backend->options.waveform_map = NULL;
 	backend->device = vl_epd_device_open(backend->options.device, options->waveform_map,
-		options->time_scale, error, error_size);
+		options->time_scale, options->vcom_mv, error, error_size);
 	if (!backend->device) {
 		free((char *)backend->options.device);
 		free(backend);

@@ -15,33 +15,6 @@
 
 #include "device.h"
 
-/* The first framebuffer whose driver speaks the EPDC update API. */
-static struct vl_epd_device *
-open_auto(char *error, size_t error_size)
-{
-	char path[32], name[32];
-
-	for (int i = 0; i < 32; i++) {
-		snprintf(path, sizeof(path), "/sys/class/graphics/fb%d/name", i);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		bool epd =
-			fgets(name, sizeof(name), f) &&
-			(strncmp(name, "epdfb", 5) == 0 || strncmp(name, "mxc_epdc_fb", 11) == 0);
-		fclose(f);
-		if (!epd)
-			continue;
-		snprintf(path, sizeof(path), "/dev/fb%d", i);
-		return vl_epd_fbdev_open(path, error, error_size);
-	}
-	if (vl_epd_drm_find_epdrm(path, sizeof(path)))
-		return vl_epd_drm_open(path, error, error_size);
-	snprintf(error, error_size,
-		"no e-paper framebuffer (epdfb or mxc_epdc_fb) or epdrm card was found");
-	return NULL;
-}
-
 /*
  * The kernel announces a device's removal to every listener of its uevent
  * socket, which needs no privileges. Without it (a network namespace of its
@@ -134,55 +107,124 @@ parse_size(const char *text, uint32_t *width, uint32_t *height, const char **res
 	       parse_uint32(*rest + 1, height, rest);
 }
 
-/* "preview" or "preview:WxH", the rest of spec after "preview". */
+/* What opening a device may need beside its specification. */
+struct open_args {
+	unsigned int time_scale;
+	uint16_t vcom_mv;
+};
+
+/* "preview" or "preview:WxH": rest is what follows "preview". */
 static struct vl_epd_device *
-open_preview(const char *size, unsigned int time_scale, char *error, size_t error_size)
+open_preview(const char *rest, const struct open_args *args, char *error, size_t error_size)
 {
 	uint32_t width = VL_EPD_PREVIEW_WIDTH, height = VL_EPD_PREVIEW_HEIGHT;
-	const char *rest;
+	const char *end;
 
-	if (*size && (*size != ':' || !parse_size(size + 1, &width, &height, &rest) || *rest)) {
+	if (*rest && (*rest != ':' || !parse_size(rest + 1, &width, &height, &end) || *end)) {
 		snprintf(error, error_size,
-			"device \"preview%s\": expected preview or preview:WIDTHxHEIGHT", size);
+			"device \"preview%s\": expected preview or preview:WIDTHxHEIGHT", rest);
 		return NULL;
 	}
 	char why[128];
+	unsigned int time_scale = args->time_scale ? args->time_scale : 100;
 	struct vl_epd_device *dev =
-		vl_epd_preview_open(width, height, time_scale ? time_scale : 100, why, sizeof(why));
+		vl_epd_preview_open(width, height, time_scale, why, sizeof(why));
 	if (!dev)
-		snprintf(error, error_size, "device \"preview%s\": %s", size, why);
+		snprintf(error, error_size, "device \"preview%s\": %s", rest, why);
+	return dev;
+}
+
+/* "memory:WxH" or "memory:WxH:WMMxHMMmm": rest is what follows "memory:". */
+static struct vl_epd_device *
+open_memory(const char *rest, const struct open_args *args, char *error, size_t error_size)
+{
+	uint32_t width, height, width_mm = 0, height_mm = 0;
+	const char *end;
+
+	if (!parse_size(rest, &width, &height, &end) ||
+		(*end && (*end != ':' || !parse_size(end + 1, &width_mm, &height_mm, &end) ||
+				 strcmp(end, "mm") != 0))) {
+		snprintf(error, error_size,
+			"device \"memory:%s\": expected memory:WIDTHxHEIGHT or "
+			"memory:WIDTHxHEIGHT:WIDTH_MMxHEIGHT_MMmm",
+			rest);
+		return NULL;
+	}
+	struct vl_epd_device *dev = vl_epd_memory_open(width, height, error, error_size);
+	if (dev) {
+		dev->width_mm = width_mm;
+		dev->height_mm = height_mm;
+	}
 	return dev;
 }
 
 static struct vl_epd_device *
-open_spec(const char *spec, unsigned int time_scale, char *error, size_t error_size)
+open_drm(const char *rest, const struct open_args *args, char *error, size_t error_size)
+{
+	return vl_epd_drm_open(rest, error, error_size);
+}
+
+static struct vl_epd_device *
+open_it8951(const char *rest, const struct open_args *args, char *error, size_t error_size)
+{
+	return vl_epd_it8951_open(rest, args->vcom_mv, error, error_size);
+}
+
+/* The devices a specification names by its prefix; any other is a framebuffer's path. */
+static const struct {
+	const char *prefix;
+	struct vl_epd_device *(*open)(
+		const char *rest, const struct open_args *args, char *error, size_t error_size);
+} device_kinds[] = {
+	{"memory:", open_memory},
+	{"drm:", open_drm},
+	{"it8951:", open_it8951},
+	{"preview", open_preview},
+};
+
+/*
+ * The first framebuffer whose driver speaks the EPDC update API, else the
+ * first epdrm card, else the first IT8951 board.
+ */
+static struct vl_epd_device *
+open_auto(const struct open_args *args, char *error, size_t error_size)
+{
+	char path[32], name[32];
+
+	for (int i = 0; i < 32; i++) {
+		snprintf(path, sizeof(path), "/sys/class/graphics/fb%d/name", i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		bool epd =
+			fgets(name, sizeof(name), f) &&
+			(strncmp(name, "epdfb", 5) == 0 || strncmp(name, "mxc_epdc_fb", 11) == 0);
+		fclose(f);
+		if (!epd)
+			continue;
+		snprintf(path, sizeof(path), "/dev/fb%d", i);
+		return vl_epd_fbdev_open(path, error, error_size);
+	}
+	if (vl_epd_drm_find_epdrm(path, sizeof(path)))
+		return vl_epd_drm_open(path, error, error_size);
+	if (vl_epd_it8951_find(path, sizeof(path)))
+		return open_it8951(path, args, error, error_size);
+	snprintf(error, error_size,
+		"no e-paper framebuffer (epdfb or mxc_epdc_fb), epdrm card or IT8951 board was "
+		"found");
+	return NULL;
+}
+
+static struct vl_epd_device *
+open_spec(const char *spec, const struct open_args *args, char *error, size_t error_size)
 {
 	if (!spec || strcmp(spec, "auto") == 0)
-		return open_auto(error, error_size);
-	if (strncmp(spec, "memory:", 7) == 0) {
-		uint32_t width, height, width_mm = 0, height_mm = 0;
-		const char *rest;
-		if (!parse_size(spec + 7, &width, &height, &rest) ||
-			(*rest && (*rest != ':' ||
-					  !parse_size(rest + 1, &width_mm, &height_mm, &rest) ||
-					  strcmp(rest, "mm") != 0))) {
-			snprintf(error, error_size,
-				"device \"%s\": expected memory:WIDTHxHEIGHT or "
-				"memory:WIDTHxHEIGHT:WIDTH_MMxHEIGHT_MMmm",
-				spec);
-			return NULL;
-		}
-		struct vl_epd_device *dev = vl_epd_memory_open(width, height, error, error_size);
-		if (dev) {
-			dev->width_mm = width_mm;
-			dev->height_mm = height_mm;
-		}
-		return dev;
+		return open_auto(args, error, error_size);
+	for (size_t i = 0; i < sizeof(device_kinds) / sizeof(device_kinds[0]); i++) {
+		size_t length = strlen(device_kinds[i].prefix);
+		if (strncmp(spec, device_kinds[i].prefix, length) == 0)
+			return device_kinds[i].open(spec + length, args, error, error_size);
 	}
-	if (strncmp(spec, "drm:", 4) == 0)
-		return vl_epd_drm_open(spec + 4, error, error_size);
-	if (strncmp(spec, "preview", 7) == 0 && (spec[7] == '\0' || spec[7] == ':'))
-		return open_preview(spec + 7, time_scale, error, error_size);
 	return vl_epd_fbdev_open(spec, error, error_size);
 }
 
@@ -214,16 +256,17 @@ vl_epd_device_check(const struct vl_epd_device *dev, char *error, size_t error_s
 }
 
 struct vl_epd_device *
-vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time_scale, char *error,
-	size_t error_size)
+vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time_scale,
+	uint16_t vcom_mv, char *error, size_t error_size)
 {
+	const struct open_args args = {.time_scale = time_scale, .vcom_mv = vcom_mv};
 	struct vl_epd_waveform_map map;
 	struct vl_epd_device *dev;
 
 	vl_epd_waveform_map_identity(&map);
 	if (waveform_map && !vl_epd_waveform_map_parse(waveform_map, &map, error, error_size))
 		return NULL;
-	dev = open_spec(spec, time_scale, error, error_size);
+	dev = open_spec(spec, &args, error, error_size);
 	if (!dev)
 		return NULL;
 	atomic_init(&dev->refs, 1);
@@ -231,6 +274,8 @@ vl_epd_device_open(const char *spec, const char *waveform_map, unsigned int time
 		vl_epd_device_unref(dev);
 		return NULL;
 	}
+	if (!waveform_map && dev->own_waveform_map)
+		return dev;
 	dev->waveform_map = map;
 	if (!waveform_map)
 		return dev;

@@ -107,6 +107,8 @@ struct vl_epd_device {
 	struct vl_epd_waveform_table waveforms;
 	/* turns the kinds in waveforms into the numbers the driver expects */
 	struct vl_epd_waveform_map waveform_map;
+	/* waveform_map is the device's own numbering, used unless the config gives one */
+	bool own_waveform_map;
 	/* How many updates submit_group takes at once. */
 	uint32_t group_max;
 	/*
@@ -139,7 +141,7 @@ struct vl_epd_device {
  * message to error.
  */
 struct vl_epd_device *vl_epd_device_open(const char *spec, const char *waveform_map,
-	unsigned int time_scale, char *error, size_t error_size);
+	unsigned int time_scale, uint16_t vcom_mv, char *error, size_t error_size);
 /*
  * Whether dev keeps the device contract: submit and destroy; wait, or
  * completion_fd with collect_completion; submit_group only with a
@@ -166,6 +168,19 @@ void vl_epd_device_unref(struct vl_epd_device *dev);
 
 struct vl_epd_device *vl_epd_fbdev_open(const char *path, char *error, size_t error_size);
 struct vl_epd_device *vl_epd_drm_open(const char *path, char *error, size_t error_size);
+/*
+ * An IT8951 board: "it8951:/dev/sgN" through SG_IO. vcom_mv is the panel's
+ * VCOM as a magnitude in millivolts (1500: -1.50 V), set on the board when
+ * it holds another; 0: the board's own, refused when it has none.
+ */
+struct vl_epd_device *vl_epd_it8951_open(
+	const char *path, uint16_t vcom_mv, char *error, size_t error_size);
+struct vl_it8951_transport;
+/* The same over another transport, which the device owns from now on, even on failure. */
+struct vl_epd_device *vl_epd_it8951_open_transport(struct vl_it8951_transport *transport,
+	const char *path, uint16_t vcom_mv, char *error, size_t error_size);
+/* The SCSI generic node of the first IT8951 board, in path; false when there is none. */
+bool vl_epd_it8951_find(char *path, size_t path_size);
 /* The preview panel's size when its specification gives none: a 10.3" panel's. */
 #define VL_EPD_PREVIEW_WIDTH  1872
 #define VL_EPD_PREVIEW_HEIGHT 1404

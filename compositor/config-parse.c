@@ -197,7 +197,8 @@ set_device(struct load *load, const char *value)
 	if (strcmp(value, "auto") == 0 || is_device_path(value) ||
 		(strncmp(value, "mxc:", 4) == 0 && is_device_path(value + 4)) ||
 		(strncmp(value, "plain:", 6) == 0 && is_device_path(value + 6)) ||
-		(strncmp(value, "drm:", 4) == 0 && is_device_path(value + 4)))
+		(strncmp(value, "drm:", 4) == 0 && is_device_path(value + 4)) ||
+		(strncmp(value, "it8951:", 7) == 0 && is_device_path(value + 7)))
 		return replace_string(load, &load->config->device, value);
 	if (strncmp(value, "memory:", 7) == 0 &&
 		parse_size(value + 7, UINT32_MAX, &p, &width, &height) && width && height &&
@@ -209,7 +210,7 @@ set_device(struct load *load, const char *value)
 			height && !*p))
 		return replace_string(load, &load->config->device, value);
 	return bad(load, "expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
-			 "drm:/dev/dri/cardN, preview[:WIDTHxHEIGHT] or "
+			 "drm:/dev/dri/cardN, it8951:/dev/sgN, preview[:WIDTHxHEIGHT] or "
 			 "memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]");
 }
 
@@ -231,6 +232,32 @@ vl_config_parse_time_scale(const char *value, unsigned int *time_scale)
 	if (!parse_whole_number(value, VL_TIME_SCALE_MAX, &percent) || percent == 0)
 		return false;
 	*time_scale = (unsigned int)percent;
+	return true;
+}
+
+/*
+ * The VCOM as the panel's cable prints it, in volts: "-1.50" (three
+ * decimals at most, the PMIC's millivolts), from -0.20 to -5.00.
+ */
+static bool
+set_vcom(struct load *load, const char *value)
+{
+	unsigned long volts = 0, millivolts = 0, scale = 100;
+	const char *p = value;
+
+	if (*p++ != '-' || *p < '0' || *p > '9')
+		return bad(load, "expected the VCOM printed on the panel's cable, in volts from "
+				 "-0.20 to -5.00, e.g. -1.50");
+	for (; *p >= '0' && *p <= '9' && volts < 10; p++)
+		volts = volts * 10 + (unsigned long)(*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9' && scale > 0; p++, scale /= 10)
+			millivolts += (unsigned long)(*p - '0') * scale;
+	millivolts += volts * 1000;
+	if (*p || millivolts < 200 || millivolts > 5000)
+		return bad(load, "expected the VCOM printed on the panel's cable, in volts from "
+				 "-0.20 to -5.00, e.g. -1.50");
+	load->config->vcom_mv = (uint16_t)millivolts;
 	return true;
 }
 
@@ -514,6 +541,7 @@ static const struct key panel_keys[] = {
 	{"rotation", set_rotation},
 	{"scale", set_scale},
 	{"time-scale", set_time_scale},
+	{"vcom", set_vcom},
 };
 
 static const struct key refresh_keys[] = {

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <vellum/epd-mode.h>
 
 /* The scales the [panel] scale key takes. */
@@ -33,6 +34,7 @@ struct vl_config {
 	int rotation;            /* how far the panel is turned clockwise: 0, 90, 180, 270 */
 	double scale;            /* panel pixels per logical pixel; 0: from the panel's size */
 	unsigned int time_scale; /* the preview panel's waveforms take this % of their time */
+	uint16_t vcom_mv;        /* the panel's VCOM, -mV, for a board that sets it; 0: its own */
 
 	/* [refresh] */
 	unsigned int full_refresh_every;  /* partial updates of an area before a flash; 0 never */

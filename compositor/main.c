@@ -230,6 +230,7 @@ reload_config(struct vl_config *config, const char *path, char *error, size_t er
 	SWAP(config->rotation, fresh.rotation);
 	SWAP(config->scale, fresh.scale);
 	SWAP(config->time_scale, fresh.time_scale);
+	SWAP(config->vcom_mv, fresh.vcom_mv);
 	SWAP(*config, fresh);
 	vl_config_finish(&fresh);
 	return true;

@@ -78,6 +78,7 @@ create_backend(struct vl_server *server, char *error, size_t error_size)
 		.merge_window_ms = server->config.merge_window_ms,
 		.animation_interval_ms = server->config.animation_interval_ms,
 		.time_scale = server->config.time_scale,
+		.vcom_mv = server->config.vcom_mv,
 	};
 	char backend_error[VL_ERROR_SIZE];
 

@@ -51,7 +51,7 @@ start(uint32_t group_max)
 	memset(&f, 0, sizeof(f));
 	f.loop = wl_event_loop_create();
 	assert_non_null(f.loop);
-	f.device = vl_epd_device_open("memory:400x300", NULL, 0, error, sizeof(error));
+	f.device = vl_epd_device_open("memory:400x300", NULL, 0, 0, error, sizeof(error));
 	assert_non_null(f.device);
 	vl_epd_memory_set_group_max(f.device, group_max);
 	assert_true(vl_epd_io_init(&f.io, f.device, f.loop, on_result, &f));
@@ -319,7 +319,7 @@ test_broken_group_contract(void **state)
 	char error[256];
 	struct wl_event_loop *loop = wl_event_loop_create();
 	struct vl_epd_device *device =
-		vl_epd_device_open("memory:400x300", NULL, 0, error, sizeof(error));
+		vl_epd_device_open("memory:400x300", NULL, 0, 0, error, sizeof(error));
 	assert_non_null(device);
 	vl_epd_memory_set_group_max(device, 4);
 	struct vl_epd_device_impl broken = *device->impl;

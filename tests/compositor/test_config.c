@@ -360,6 +360,26 @@ test_time_scale(void **state)
 	vl_config_finish(&config);
 }
 
+/* An IT8951 board's VCOM, as its cable prints it: none by default, millivolts kept. */
+static void
+test_vcom(void **state)
+{
+	struct vl_config config;
+
+	vl_config_init(&config);
+	assert_int_equal(config.vcom_mv, 0);
+	load_ok(&config, "[panel]\ndevice = it8951:/dev/sg1\nvcom = -1.50\n");
+	assert_int_equal(config.vcom_mv, 1500);
+	assert_string_equal(config.device, "it8951:/dev/sg1");
+	load_ok(&config, "[panel]\nvcom = -2.13\n");
+	assert_int_equal(config.vcom_mv, 2130);
+	load_ok(&config, "[panel]\nvcom = -0.875\n");
+	assert_int_equal(config.vcom_mv, 875);
+	load_ok(&config, "[panel]\nvcom = -5\n");
+	assert_int_equal(config.vcom_mv, 5000);
+	vl_config_finish(&config);
+}
+
 /* Scales as written, exactly (no locale, no exponent), and auto after a number. */
 static void
 test_scale(void **state)
@@ -451,7 +471,7 @@ test_structure_errors(void **state)
 	assert_load_fails("rotation = 90\n", "1: key \"rotation\" is outside any section");
 	assert_load_fails("[panel]\ndevice = auto\nwaveform = a2=4\n",
 		"3: unknown key \"waveform\" in [panel] (known: device, waveform-map, rotation, "
-		"scale, time-scale)");
+		"scale, time-scale, vcom)");
 	assert_load_fails("[refresh]\nmode = text\n",
 		"2: unknown key \"mode\" in [refresh] (known: full-refresh-every, idle-cleanup, "
 		"input-window, merge-window, x11-merge-window, animation-interval, "
@@ -504,8 +524,10 @@ test_value_errors(void **state)
 {
 	static const char *const bad_device =
 		"expected auto, /dev/fbN, mxc:/dev/fbN, plain:/dev/fbN, "
-		"drm:/dev/dri/cardN, preview[:WIDTHxHEIGHT] or "
+		"drm:/dev/dri/cardN, it8951:/dev/sgN, preview[:WIDTHxHEIGHT] or "
 		"memory:WIDTHxHEIGHT[:WIDTH_MMxHEIGHT_MMmm]";
+	static const char *const bad_vcom = "expected the VCOM printed on the panel's cable, in "
+					    "volts from -0.20 to -5.00, e.g. -1.50";
 	static const char *const bad_time_scale = "expected a percentage from 1 to 100000";
 	static const char *const bad_scale =
 		"expected auto or a scale from 0.25 to 8, such as 2 or 1.75";
@@ -551,6 +573,14 @@ test_value_errors(void **state)
 		{"panel", "device", "preview:16385x600", bad_device},
 		{"panel", "device", "preview:800x600:209x157mm", bad_device},
 		{"panel", "device", "previews", bad_device},
+		{"panel", "vcom", "", bad_vcom},
+		{"panel", "vcom", "1.50", bad_vcom},
+		{"panel", "vcom", "-0.1", bad_vcom},
+		{"panel", "vcom", "-5.01", bad_vcom},
+		{"panel", "vcom", "-1.5V", bad_vcom},
+		{"panel", "vcom", "-1.5000", bad_vcom},
+		{"panel", "vcom", "-", bad_vcom},
+		{"panel", "device", "it8951:", bad_device},
 		{"panel", "time-scale", "", bad_time_scale},
 		{"panel", "time-scale", "0", bad_time_scale},
 		{"panel", "time-scale", "100001", bad_time_scale},
@@ -913,6 +943,7 @@ main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_time_scale),
+		cmocka_unit_test(test_vcom),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_long_app_ids),

@@ -23,9 +23,15 @@ struct vl_epd_backend_options {
 	/*
 	 * "auto", "/dev/fbN", "mxc:/dev/fbN" (the mxc_epdc_fb update ioctls
 	 * only), "plain:/dev/fbN" (writes and fsync only), "drm:/dev/dri/cardN",
-	 * "preview[:WxH]" (epdfb's panel model in this process) or "memory:WxH"
+	 * "preview[:WxH]" (epdfb's panel model in this process), "memory:WxH"
+	 * or "it8951:/dev/sgN" (an IT8951 board over USB)
 	 */
 	const char *device;
+	/*
+	 * The panel's VCOM, a magnitude in millivolts (1500: -1.50 V), for a
+	 * device that sets it (an IT8951 board); 0: the board's own.
+	 */
+	uint16_t vcom_mv;
 	/* The preview panel's waveforms take this percentage of their time; 0: 100. */
 	unsigned int time_scale;
 	/*
