@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs the build into a DESTDIR, as a package build does, and checks the
 # exact list of installed files: vellum, its man pages, epdfb(4), epdrm(4),
-# the example configuration and kiosk unit, the example clients and their man pages. The
+# the example configuration and kiosk unit, the example clients and their man pages, the
+# udev rule for IT8951 boards (which udevadm must find valid). The
 # installed vellum must run, its man page must document every option of
 # `vellum -h`, and the unit must start the installed vellum as an
 # unprivileged user. The example clients run too, and their man pages
@@ -44,6 +45,7 @@ expected=(
 	"$examples/vellum-kiosk.service"
 	"$datadir/vellum/protocols/epaper-refresh-v1.xml"
 	"$datadir/pkgconfig/vellum-protocols.pc"
+	"$prefix/lib/udev/rules.d/70-vellum-it8951.rules"
 )
 if [ "$man" = man ]; then
 	expected+=("$mandir/man1/vellum.1" "$mandir/man4/epdfb.4" "$mandir/man4/epdrm.4"
@@ -115,6 +117,16 @@ for client in "${clients[@]}"; do
 			"not in its OPTIONS section: ${missing[*]}"
 	fi
 done
+
+rule=$destdir$prefix/lib/udev/rules.d/70-vellum-it8951.rules
+if ! command -v udevadm >/dev/null; then
+	ok "the IT8951 udev rule # SKIP without udevadm"
+elif out=$(udevadm verify --no-summary "$rule" 2>&1) &&
+	grep -q 'SUBSYSTEM=="scsi_generic".*ATTRS{idVendor}=="048d", ATTRS{idProduct}=="8951", GROUP="video"' "$rule"; then
+	ok "the IT8951 udev rule gives the video group the board's sg node, and udevadm finds it valid"
+else
+	not_ok "the IT8951 udev rule gives the video group the board's sg node, and udevadm finds it valid" "$out"
+fi
 
 unit=$destdir$examples/vellum-kiosk.service
 exec_start=$(sed -n 's/^ExecStart=//p' "$unit" 2>/dev/null)
