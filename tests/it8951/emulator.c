@@ -522,6 +522,25 @@ it8951_emulator_stall(struct it8951_emulator *emu, bool stalled)
 	pthread_mutex_unlock(&emu->lock);
 }
 
+int
+it8951_emulator_show_white(struct it8951_emulator *emu)
+{
+	uint8_t args[VL_IT8951_DISPLAY_ARGS_SIZE];
+
+	put_be32(args, IMAGE_BUFFER);
+	put_be32(args + 4, 2); /* GC16 */
+	put_be32(args + 8, 0);
+	put_be32(args + 12, 0);
+	put_be32(args + 16, emu->width);
+	put_be32(args + 20, emu->height);
+	put_be32(args + 24, 0);
+	pthread_mutex_lock(&emu->lock);
+	memset(vl_panel_model_pixels(emu->model), 0xff, (size_t)emu->width * emu->height);
+	int status = display_area(emu, VL_IT8951_TO_DEVICE, args, sizeof(args));
+	pthread_mutex_unlock(&emu->lock);
+	return status;
+}
+
 uint16_t
 it8951_emulator_vcom(struct it8951_emulator *emu)
 {

@@ -46,6 +46,12 @@ struct vl_panel_model *it8951_emulator_model(struct it8951_emulator *emulator);
 /* A stalled controller: busy for ever, the displays it takes never complete. */
 void it8951_emulator_stall(struct it8951_emulator *emulator, bool stalled);
 uint16_t it8951_emulator_vcom(struct it8951_emulator *emulator);
+/*
+ * A test's fresh start: the image buffer white and shown with a flashing
+ * GC16 over the whole panel, as a display command would; 0, or the SCSI
+ * status the board would have answered.
+ */
+int it8951_emulator_show_white(struct it8951_emulator *emulator);
 /* Bytes the host loaded into image memory, headers included, since creation. */
 uint64_t it8951_emulator_bytes_loaded(struct it8951_emulator *emulator);
 

@@ -21,6 +21,8 @@
  *   updates        the completed updates, as epdfb's debugfs "updates"
  *                  file has them (a line each), since the last clear
  *   clear          forget the updates completed so far; "ok"
+ *   white          the panel white, shown with a flashing GC16 and settled
+ *                  (a test's fresh start, as epd_clear on epdfb); "ok"
  *   settle [SEC]   "ok" once the panel model is idle (nothing queued or in
  *                  flight), an error after SEC seconds (default 60). A
  *                  stalled controller's displays never reach the model.
@@ -288,8 +290,12 @@ receive(struct gadget *g, uint8_t *data, size_t length, bool keep)
 	size_t received = 0;
 	size_t stop = length;
 
+	/*
+	 * Halfway in whole packets: a read of part of a packet would be an
+	 * overflow, not a transfer cut short.
+	 */
 	if (length && atomic_exchange(&g->disconnect, false))
-		stop = length / 2 ? length / 2 : 1;
+		stop = length / 2 - length / 2 % max_packet(g);
 	while (received < length) {
 		if (received >= stop)
 			disconnect_now(g, received, length);
@@ -648,6 +654,11 @@ control_command(struct gadget *g, FILE *client, char *line)
 		control_updates(g, client, true);
 	} else if (!strcmp(command, "settle")) {
 		control_settle(g, client, argument);
+	} else if (!strcmp(command, "white")) {
+		if (it8951_emulator_show_white(g->emulator) != IT8951_STATUS_GOOD)
+			answer_text(client, "error: the board refused the display\n");
+		else
+			control_settle(g, client, NULL);
 	} else if (!strcmp(command, "stall") && argument &&
 		   (!strcmp(argument, "on") || !strcmp(argument, "off"))) {
 		it8951_emulator_stall(g->emulator, !strcmp(argument, "on"));

@@ -16,9 +16,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -833,6 +835,10 @@ epd_wait_idle(struct epd *d)
 
 	if (d->fd >= 0)
 		return ioctl(d->fd, FBIO_WAITFORVSYNC, &crtc) ? -errno : 0;
+	if (d->board[0]) {
+		free(epd_board_query(d, "settle", NULL));
+		return 0;
+	}
 	/*
 	 * No framebuffer (epdrm): as many updates have completed, failed or
 	 * merged as were submitted before the call, which is the ioctl's wait
@@ -951,15 +957,14 @@ epd_alloc_image(const struct epd *d)
 	return img;
 }
 
-void
-epd_read_pgm(const char *path, uint32_t width, uint32_t height, uint8_t *buf)
+/* A PGM of width x height into buf; data is freed. what names it in messages. */
+static void
+parse_pgm(const char *what, char *data, size_t len, uint32_t width, uint32_t height, uint8_t *buf)
 {
 	char hdr[64];
-	size_t len, hlen;
-	char *data;
+	size_t hlen;
+	const char *path = what;
 
-	data = epd_read_file(path, &len);
-	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
 	hlen = (size_t)snprintf(hdr, sizeof(hdr), "P5\n%u %u\n255\n", width, height);
 	REQUIRE_MSG(len >= hlen && !memcmp(data, hdr, hlen),
 		"%s: header is not \"P5\\n%u %u\\n255\\n\" (got %zu bytes starting \"%.16s\")",
@@ -972,10 +977,60 @@ epd_read_pgm(const char *path, uint32_t width, uint32_t height, uint8_t *buf)
 }
 
 void
+epd_read_pgm(const char *path, uint32_t width, uint32_t height, uint8_t *buf)
+{
+	size_t len;
+	char *data = epd_read_file(path, &len);
+
+	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
+	parse_pgm(path, data, len, width, height, buf);
+}
+
+char *
+epd_board_query(const struct epd *d, const char *command, size_t *len)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	size_t size = 0, capacity = 4096;
+	char *answer = malloc(capacity + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	REQUIRE(answer && fd >= 0);
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/control", d->board);
+	REQUIRE_MSG(connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0,
+		"the emulated board's %s: %s", addr.sun_path, strerror(errno));
+	REQUIRE_MSG(dprintf(fd, "%s\n", command) > 0, "%s: %s", addr.sun_path, strerror(errno));
+	for (;;) {
+		if (size == capacity) {
+			capacity *= 2;
+			answer = realloc(answer, capacity + 1);
+			REQUIRE(answer);
+		}
+		ssize_t got = read(fd, answer + size, capacity - size);
+		REQUIRE_MSG(got >= 0, "%s: %s", addr.sun_path, strerror(errno));
+		if (got == 0)
+			break;
+		size += (size_t)got;
+	}
+	close(fd);
+	answer[size] = '\0';
+	REQUIRE_MSG(strncmp(answer, "error: ", 7) != 0, "the emulated board, asked \"%s\": %s",
+		command, answer);
+	if (len)
+		*len = size;
+	return answer;
+}
+
+void
 epd_read_panel(struct epd *d, uint8_t *buf)
 {
 	char path[EPD_DBG_PATH_SIZE];
 
+	if (d->board[0]) {
+		size_t len;
+		char *data = epd_board_query(d, "panel", &len);
+		parse_pgm("the emulated board's panel", data, len, d->width, d->height, buf);
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/panel", d->dbgdir);
 	epd_read_pgm(path, d->width, d->height, buf);
 }
@@ -1078,15 +1133,24 @@ epd_trace_clear(struct epd *d)
 {
 	char path[EPD_DBG_PATH_SIZE];
 
+	if (d->board[0]) {
+		free(epd_board_query(d, "clear", NULL));
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/updates", d->dbgdir);
 	REQUIRE_RC(epd_write_file(path, "0\n"), 0);
 }
+
+static size_t parse_trace(const char *path, char *data, struct epd_trace **out);
 
 size_t
 epd_trace_read(struct epd *d, struct epd_trace **out)
 {
 	char path[EPD_DBG_PATH_SIZE];
 
+	if (d->board[0])
+		return parse_trace(
+			"the emulated board's updates", epd_board_query(d, "updates", NULL), out);
 	snprintf(path, sizeof(path), "%s/updates", d->dbgdir);
 	return epd_trace_read_file(path, out);
 }
@@ -1094,13 +1158,20 @@ epd_trace_read(struct epd *d, struct epd_trace **out)
 size_t
 epd_trace_read_file(const char *path, struct epd_trace **out)
 {
-	char *data, *line;
+	char *data = epd_read_file(path, NULL);
+
+	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
+	return parse_trace(path, data, out);
+}
+
+static size_t
+parse_trace(const char *path, char *data, struct epd_trace **out)
+{
+	char *line;
 	size_t n = 0, cap = 64;
 	struct epd_trace *t = malloc(cap * sizeof(*t));
 
 	REQUIRE(t);
-	data = epd_read_file(path, NULL);
-	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
 	for (line = data; line && *line;) {
 		char *next = strchr(line, '\n');
 		int end = 0;

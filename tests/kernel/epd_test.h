@@ -43,6 +43,12 @@ struct epd {
 	uint8_t *map;
 	/* gray image the panel should show, maintained by the test */
 	uint8_t *model;
+	/*
+	 * An emulated IT8951 board's state directory (tests/it8951/usb-board),
+	 * empty for the drivers: the panel, its updates and its settling then
+	 * come through the board's control socket instead of debugfs.
+	 */
+	char board[80];
 };
 
 /* Size of dbgdir/NAME: the directory, a slash, a file name and the NUL. */
@@ -258,6 +264,8 @@ void epd_trace_clear(struct epd *d);
 void epd_trace_print(const struct epd_trace *t);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer; NULL on errors. */
 char *epd_read_file(const char *path, size_t *len);
+/* The emulated board's answer to a command of its control socket; fails the test on an error. */
+char *epd_board_query(const struct epd *d, const char *command, size_t *len);
 int epd_write_file(const char *path, const char *text);
 /* Runs a shell command, its output in out: its exit status, or -1. */
 int epd_run_command(const char *command, char *out, size_t size);

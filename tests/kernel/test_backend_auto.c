@@ -54,7 +54,7 @@ main(void)
 	REQUIRE_MSG(scene_harness_start_with(h, &options, error, sizeof(error)), "auto: %s", error);
 	printf("auto: %s\n", h->output->description);
 	char expected[300];
-	snprintf(expected, sizeof(expected), "%s (epdfb,", d->devnode);
+	snprintf(expected, sizeof(expected), "%.63s (epdfb,", d->devnode);
 	CHECK_MSG(strncmp(h->output->description, expected, strlen(expected)) == 0,
 		"auto opened \"%s\", expected %s", h->output->description, d->devnode);
 

@@ -139,7 +139,7 @@ main(void)
 	epd_phase("load with wait_holds_lock=1");
 	epd_open(d, "width=400 height=300 bpp=8 time_scale=400 wait_holds_lock=1");
 	int threads_before = count_threads();
-	snprintf(device, sizeof(device), "mxc:%s", d->devnode);
+	snprintf(device, sizeof(device), "mxc:%.63s", d->devnode);
 	options.device = device;
 	REQUIRE_MSG(scene_harness_start_with(h, &options, error, sizeof(error)),
 		"backend on %s: %s", device, error);

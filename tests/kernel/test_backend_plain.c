@@ -29,7 +29,7 @@ main(void)
 	epd_begin("backend_plain", 240);
 	epd_phase("load in AUTOMATIC mode");
 	epd_open(d, "width=400 height=300 bpp=8 time_scale=10 auto_update=1");
-	snprintf(device, sizeof(device), "plain:%s", d->devnode);
+	snprintf(device, sizeof(device), "plain:%.63s", d->devnode);
 	epd_stats_reset(d);
 	epd_trace_clear(d);
 	REQUIRE_MSG(scene_harness_start(h, device, error, sizeof(error)), "backend on %s: %s",

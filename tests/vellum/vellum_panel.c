@@ -2,23 +2,143 @@
 #include "vellum_panel.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "epdrm_test.h"
 
-bool
-vellum_panel_is_drm(void)
+/* The emulated board's state: its control socket, log and FunctionFS mount. */
+#define BOARD_STATE "/run/vellum-test-board"
+/* The board's VCOM as a real one would hold it, so that vellum needs no config for it. */
+#define BOARD_VCOM_MV "1500"
+
+static bool
+ends_with(const char *name, const char *suffix)
+{
+	size_t len = strlen(name), suffix_len = strlen(suffix);
+
+	return len > suffix_len && strcmp(name + len - suffix_len, suffix) == 0;
+}
+
+enum vellum_panel_kind
+vellum_panel_kind(void)
 {
 	const char *driver = getenv("VELLUM_TEST_DRIVER");
 	const char *name = program_invocation_short_name;
-	size_t len = strlen(name);
 
 	if (driver && *driver)
-		return strcmp(driver, "epdrm") == 0;
-	return len > 6 && strcmp(name + len - 6, "_epdrm") == 0;
+		return strcmp(driver, "epdrm") == 0    ? VELLUM_PANEL_EPDRM
+		       : strcmp(driver, "it8951") == 0 ? VELLUM_PANEL_IT8951
+						       : VELLUM_PANEL_EPDFB;
+	if (ends_with(name, "_epdrm"))
+		return VELLUM_PANEL_EPDRM;
+	return ends_with(name, "_it8951") ? VELLUM_PANEL_IT8951 : VELLUM_PANEL_EPDFB;
+}
+
+bool
+vellum_panel_is_drm(void)
+{
+	return vellum_panel_kind() == VELLUM_PANEL_EPDRM;
+}
+
+/* Runs usb-board with args; its first line of output in out (may be NULL): 0 or its status. */
+static int
+usb_board(const char *const *args, char *out, size_t size)
+{
+	const char *argv[16] = {USB_BOARD};
+	int pipe_fds[2];
+	size_t n = 1;
+
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	REQUIRE(pipe2(pipe_fds, O_CLOEXEC) == 0);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		dup2(pipe_fds[1], STDOUT_FILENO);
+		setenv("IT8951_GADGET", IT8951_GADGET_BIN, 1);
+		execv(USB_BOARD, (char *const *)argv);
+		_exit(127);
+	}
+	close(pipe_fds[1]);
+	FILE *f = fdopen(pipe_fds[0], "r");
+	REQUIRE(f);
+	char line[256];
+	if (out)
+		out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (out && !out[0]) {
+			size_t length = strcspn(line, "\n");
+			if (length >= size)
+				length = size - 1;
+			memcpy(out, line, length);
+			out[length] = '\0';
+		}
+	}
+	fclose(f);
+	int status;
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static void
+stop_board(void)
+{
+	static const char *const args[] = {"stop", BOARD_STATE, NULL};
+
+	usb_board(args, NULL, 0);
+}
+
+/* The value of KEY=VALUE in epdfb's parameters, or fallback. */
+static const char *
+param(const char *params, const char *key, char *value, size_t size, const char *fallback)
+{
+	const char *at = strstr(params, key);
+
+	if (!at || (at != params && at[-1] != ' ')) {
+		snprintf(value, size, "%s", fallback);
+		return value;
+	}
+	at += strlen(key);
+	snprintf(value, size, "%.*s", (int)strcspn(at, " "), at);
+	return value;
+}
+
+/* epdfb's parameters for size and timing, as the board's: its panel model is epdfb's. */
+static void
+open_board(struct epd *d, const char *params)
+{
+	char width[16], height[16], time_scale[16], node[64];
+	const char *args[] = {"start", "--width",
+		param(params, "width=", width, sizeof(width), "800"), "--height",
+		param(params, "height=", height, sizeof(height), "600"), "--time-scale",
+		param(params, "time_scale=", time_scale, sizeof(time_scale), "100"), "--vcom",
+		BOARD_VCOM_MV, BOARD_STATE, NULL};
+
+	/* what a test before left, and the board again when this one ends */
+	stop_board();
+	atexit(stop_board);
+	REQUIRE_MSG(usb_board(args, node, sizeof(node)) == 0 && strncmp(node, "/dev/sg", 7) == 0,
+		"the emulated IT8951 board did not come up (%s); see %s/gadget.log", node,
+		BOARD_STATE);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->fbnum = -1;
+	d->width = (uint32_t)atoi(width);
+	d->height = (uint32_t)atoi(height);
+	d->bpp = 8;
+	d->line_length = d->width;
+	snprintf(d->devnode, sizeof(d->devnode), "it8951:%.56s", node);
+	snprintf(d->board, sizeof(d->board), "%s", BOARD_STATE);
+	d->model = malloc((size_t)d->width * d->height);
+	REQUIRE(d->model);
+	printf("device: %s, the emulated board's state in %s\n", d->devnode, d->board);
 }
 
 /* epdfb's parameters that epdrm has too */
@@ -62,6 +182,10 @@ vellum_panel_open(struct epd *d, const char *params)
 	char drm_params[512];
 	struct epdrm e;
 
+	if (vellum_panel_kind() == VELLUM_PANEL_IT8951) {
+		open_board(d, params);
+		return;
+	}
 	if (!vellum_panel_is_drm()) {
 		epd_open(d, params);
 		return;
@@ -88,7 +212,10 @@ vellum_panel_open(struct epd *d, const char *params)
 void
 vellum_panel_clear(struct epd *d)
 {
-	if (d->fd < 0)
+	if (d->board[0]) {
+		free(epd_board_query(d, "white", NULL));
+		memset(d->model, 255, (size_t)d->width * d->height);
+	} else if (d->fd < 0)
 		clear_through_kms(d);
 	else
 		epd_clear(d);
@@ -97,6 +224,10 @@ vellum_panel_clear(struct epd *d)
 int
 vellum_panel_unbind(void)
 {
+	static const char *const unplug[] = {"unplug", BOARD_STATE, NULL};
+
+	if (vellum_panel_kind() == VELLUM_PANEL_IT8951)
+		return usb_board(unplug, NULL, 0) == 0 ? 0 : -EIO;
 	if (vellum_panel_is_drm())
 		return epd_write_file(EPDRM_UNBIND_PATH, EPDRM_DEV_NAME);
 	return epd_unbind();
@@ -105,5 +236,11 @@ vellum_panel_unbind(void)
 int
 vellum_panel_try_unload(void)
 {
+	if (vellum_panel_kind() == VELLUM_PANEL_IT8951) {
+		/* the board's driver, which an open sg node holds */
+		if (syscall(SYS_delete_module, "sg", O_NONBLOCK) == 0)
+			return 0;
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	}
 	return vellum_panel_is_drm() ? epdrm_try_unload() : epd_try_unload();
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The driver a vellum test runs on: epdfb, or epdrm through KMS when the
- * program's name ends in "_epdrm" (tools/test links the tests under such
- * names) or VELLUM_TEST_DRIVER=epdrm. One test, both drivers: the panel
- * side is the same debugfs files either way.
+ * The panel a vellum test runs on: epdfb; epdrm through KMS when the
+ * program's name ends in "_epdrm" (tools/vm-driver-tests links the tests
+ * under such names) or VELLUM_TEST_DRIVER=epdrm; or an emulated IT8951
+ * board on the VM's USB stack (tests/it8951/usb-board), which vellum
+ * drives through SG_IO, when it ends in "_it8951" or VELLUM_TEST_DRIVER=it8951.
+ * One test, every panel: the panel side is the same debugfs files, or the
+ * board's control socket with the same contents (epd_test.h).
  */
 #ifndef VELLUM_PANEL_H
 #define VELLUM_PANEL_H
@@ -12,6 +15,13 @@
 
 #include "epd_test.h"
 
+enum vellum_panel_kind {
+	VELLUM_PANEL_EPDFB,
+	VELLUM_PANEL_EPDRM,
+	VELLUM_PANEL_IT8951,
+};
+
+enum vellum_panel_kind vellum_panel_kind(void);
 /* Whether this test runs on epdrm. */
 bool vellum_panel_is_drm(void);
 /*
@@ -25,7 +35,7 @@ void vellum_panel_open(struct epd *d, const char *params);
 void vellum_panel_clear(struct epd *d);
 /* Unbinds the panel's device from its driver, as an unplug: 0 or -errno. */
 int vellum_panel_unbind(void);
-/* Unloads the panel's driver: 0, or -errno (EAGAIN: in use). */
+/* Unloads the panel's driver (the board's: sg): 0, or -errno (EAGAIN: in use). */
 int vellum_panel_try_unload(void);
 
 #endif
