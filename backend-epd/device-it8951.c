@@ -222,21 +222,16 @@ it8951_snapshot(struct vl_epd_device *dev, const struct vl_epd_update *update)
 }
 
 /*
- * The controller's mode for an update: GC16 always flashes on the IT8951,
- * so a partial GC16 (no flash, sixteen levels) is its GL16.
+ * The controller's mode for an update: the number the backend chose, the
+ * controller deciding alone whether it flashes (its GC16 always does, as
+ * its waveform table says); AUTO, which it lacks, is GC16.
  */
 static uint32_t
 mode_of(const struct it8951_device *it, const struct vl_epd_update *update)
 {
-	const struct vl_epd_waveform_map *map = &it->base.waveform_map;
-	uint32_t mode = update->waveform;
-
-	if (mode == WAVEFORM_MODE_AUTO)
-		mode = (uint32_t)map->id[WAVEFORM_MODE_GC16];
-	if (!update->full && map->id[WAVEFORM_MODE_GC16] >= 0 &&
-		mode == (uint32_t)map->id[WAVEFORM_MODE_GC16] && map->id[WAVEFORM_MODE_GL16] >= 0)
-		mode = (uint32_t)map->id[WAVEFORM_MODE_GL16];
-	return mode;
+	if (update->waveform == WAVEFORM_MODE_AUTO)
+		return (uint32_t)it->base.waveform_map.id[WAVEFORM_MODE_GC16];
+	return update->waveform;
 }
 
 /* Loads and starts one update, the command lock held: 0, or a positive errno. */
@@ -546,6 +541,11 @@ vl_epd_it8951_open_transport(struct vl_it8951_transport *transport, const char *
 	default_map(&dev->waveform_map, it->info.modes);
 	dev->own_waveform_map = true;
 	vl_epd_waveform_table_from_map(&dev->waveforms, &dev->waveform_map);
+	/* the controller's GC16 flashes whatever the update mode: only flashing refreshes take it
+	 */
+	for (size_t i = 0; i < dev->waveforms.n; i++)
+		if (dev->waveforms.entries[i].id == WAVEFORM_MODE_GC16)
+			dev->waveforms.entries[i].flashing = true;
 	it->uevent_fd = vl_epd_open_uevent_socket();
 	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode))
 		snprintf(it->sysfs_node, sizeof(it->sysfs_node), "/sys/dev/char/%u:%u",

@@ -106,9 +106,11 @@ vl_epd_choose_waveform(const struct vl_epd_waveform_table *table, enum vl_epd_co
 	const struct vl_epd_waveform_entry *entry = NULL;
 	struct vl_epd_waveform_choice choice;
 
+	/* one that flashes in every update mode shows nothing without a flash: it is missing here
+	 */
 	for (int i = 0; i < N_FALLBACKS && !entry; i++) {
 		entry = vl_epd_waveform_find(table, order[i]);
-		if (entry && entry->levels < 2)
+		if (entry && (entry->levels < 2 || entry->flashing))
 			entry = NULL;
 	}
 	if (!entry)

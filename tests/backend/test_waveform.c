@@ -183,6 +183,30 @@ test_flashing(void **state)
 	ASSERT_CHOICE(vl_epd_choose_flashing(NULL), WAVEFORM_MODE_AUTO, 256, VL_EPD_DITHER_NONE);
 }
 
+/*
+ * A controller whose GC16 flashes in every update mode (the IT8951's): a
+ * partial update that wants GC16 takes GL16, which shows as many levels
+ * without a flash; flashing refreshes still take GC16.
+ */
+static void
+test_always_flashing_gc16(void **state)
+{
+	struct vl_epd_waveform_table t;
+	(void)state;
+
+	vl_epd_waveform_table_default(&t);
+	for (size_t i = 0; i < t.n; i++)
+		if (t.entries[i].id == WAVEFORM_MODE_GC16)
+			t.entries[i].flashing = true;
+	ASSERT_CHOICE(vl_epd_choose_waveform(
+			      &t, VL_EPD_CONTENT_IMAGE, VL_EPD_MODE_QUALITY, VL_EPD_DITHER_AUTO),
+		WAVEFORM_MODE_GL16, 16, VL_EPD_DITHER_ORDERED);
+	ASSERT_CHOICE(vl_epd_choose_waveform(
+			      &t, VL_EPD_CONTENT_IMAGE, VL_EPD_MODE_AUTO, VL_EPD_DITHER_AUTO),
+		WAVEFORM_MODE_GL16, 16, VL_EPD_DITHER_ORDERED);
+	ASSERT_CHOICE(vl_epd_choose_flashing(&t), WAVEFORM_MODE_GC16, 16, VL_EPD_DITHER_NONE);
+}
+
 /* Content through classify, the policy and dither, as the backend runs them. */
 static struct vl_epd_waveform_choice
 run(const struct vl_epd_gray *gray, const struct vl_epd_gray *out, enum vl_epd_mode mode,
@@ -249,6 +273,7 @@ main(void)
 		cmocka_unit_test(test_default_table),
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_fallbacks),
+		cmocka_unit_test(test_always_flashing_gc16),
 		cmocka_unit_test(test_flashing),
 		cmocka_unit_test(test_content_to_waveform),
 	};

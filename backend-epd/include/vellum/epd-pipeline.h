@@ -205,7 +205,8 @@ struct vl_epd_waveform_choice {
  * - mode QUALITY: GC16;
  * - mode TEXT: DU for MONO content, else GL16;
  * - mode AUTO: DU for MONO, GL16 for GRAY, GC16 for IMAGE.
- * A waveform missing from table falls back along
+ * A waveform missing from table, or flashing in every update mode (the
+ * IT8951's GC16), falls back along
  *   DU -> A2 -> GC4 -> GL16 -> GC16,    A2 -> DU -> GC4 -> GL16 -> GC16,
  *   GL16 -> GC16 -> GC4 -> DU -> A2,    GC16 -> GL16 -> GC4 -> DU -> A2,
  * then to the non-INIT entry with the most levels (INIT clears the panel
