@@ -22,6 +22,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include <wlr/util/log.h>
 
 #include "device.h"
 #include "it8951.h"
@@ -242,9 +243,16 @@ show(struct it8951_device *it, const struct vl_epd_update *update, const uint8_t
 	const struct vl_epd_rect *r = &update->rect;
 	struct vl_it8951_rect area = {r->left, r->top, r->width, r->height};
 	uint32_t before, after;
+	uint64_t sent = it->bytes_sent;
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	int error = vl_it8951_load_area(it->transport, it->info.image_buffer, &area, pixels,
 		r->width, it->scratch, &it->bytes_sent);
 
+	/* what the USB link costs an update, for whoever tunes the panel (vellum -v) */
+	wlr_log(WLR_DEBUG,
+		"it8951: update %" PRIu32 " (%ux%u): %" PRIu64 " bytes in %" PRIu64 " ms",
+		update->marker, r->width, r->height, it->bytes_sent - sent, ms_since(&start));
 	if (!error)
 		error = vl_it8951_read_register(it->transport, VL_IT8951_REG_LUTAFSR, &before);
 	if (!error)
