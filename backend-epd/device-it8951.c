@@ -33,13 +33,6 @@
 /* The slowest waveform at the coldest temperature is below 10 s: this is a stuck controller. */
 #define STUCK_MS 30000
 
-struct snapshot {
-	struct snapshot *next;
-	uint32_t marker;
-	struct vl_epd_rect rect;
-	uint8_t *pixels; /* rect, packed */
-};
-
 struct in_flight {
 	uint32_t marker;
 	struct vl_epd_rect rect;
@@ -57,7 +50,7 @@ struct it8951_device {
 	/* what the submit and wait threads share */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
-	struct snapshot *snapshots;
+	struct vl_epd_snapshot *snapshots;
 	struct in_flight in_flight[ENGINES];
 	size_t n_in_flight;
 	bool cancelled, gone;
@@ -176,48 +169,16 @@ wait_for_area(struct it8951_device *it, const struct vl_epd_rect *rect)
 	}
 }
 
-/* With the lock held: the snapshot taken for marker, out of the list; NULL: none. */
-static struct snapshot *
-take_snapshot(struct it8951_device *it, uint32_t marker)
-{
-	for (struct snapshot **link = &it->snapshots; *link; link = &(*link)->next) {
-		struct snapshot *snapshot = *link;
-		if (snapshot->marker != marker)
-			continue;
-		*link = snapshot->next;
-		return snapshot;
-	}
-	return NULL;
-}
-
-static void
-free_snapshot(struct snapshot *snapshot)
-{
-	if (snapshot)
-		free(snapshot->pixels);
-	free(snapshot);
-}
-
 static bool
 it8951_snapshot(struct vl_epd_device *dev, const struct vl_epd_update *update)
 {
 	struct it8951_device *it = it8951_from_device(dev);
-	const struct vl_epd_rect *r = &update->rect;
-	struct snapshot *snapshot = calloc(1, sizeof(*snapshot));
+	struct vl_epd_snapshot *snapshot = vl_epd_snapshot_take(dev, update);
 
-	if (!snapshot || !(snapshot->pixels = malloc((size_t)r->width * r->height))) {
-		free(snapshot);
+	if (!snapshot)
 		return false;
-	}
-	for (uint32_t y = 0; y < r->height; y++)
-		memcpy(snapshot->pixels + (size_t)y * r->width,
-			dev->pixels + (size_t)(r->top + y) * dev->stride + r->left, r->width);
-	snapshot->marker = update->marker;
-	snapshot->rect = *r;
 	pthread_mutex_lock(&it->lock);
-	free_snapshot(take_snapshot(it, update->marker));
-	snapshot->next = it->snapshots;
-	it->snapshots = snapshot;
+	vl_epd_snapshot_add(&it->snapshots, snapshot);
 	pthread_mutex_unlock(&it->lock);
 	return true;
 }
@@ -281,7 +242,7 @@ it8951_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 		return false;
 	}
 	pthread_mutex_lock(&it->lock);
-	struct snapshot *snapshot = take_snapshot(it, update->marker);
+	struct vl_epd_snapshot *snapshot = vl_epd_snapshot_claim(&it->snapshots, update->marker);
 	pthread_mutex_unlock(&it->lock);
 	if (!snapshot || memcmp(&snapshot->rect, &update->rect, sizeof(update->rect)) != 0)
 		error = EIO;
@@ -292,7 +253,7 @@ it8951_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 		error = show(it, update, snapshot->pixels, &engine);
 		pthread_mutex_unlock(&it->command_lock);
 	}
-	free_snapshot(snapshot);
+	vl_epd_snapshot_free(snapshot);
 	if (error) {
 		errno = error;
 		return false;
@@ -379,11 +340,7 @@ it8951_destroy(struct vl_epd_device *dev)
 {
 	struct it8951_device *it = it8951_from_device(dev);
 
-	while (it->snapshots) {
-		struct snapshot *snapshot = it->snapshots;
-		it->snapshots = snapshot->next;
-		free_snapshot(snapshot);
-	}
+	vl_epd_snapshot_free_all(&it->snapshots);
 	if (it->uevent_fd >= 0)
 		close(it->uevent_fd);
 	if (it->transport)
@@ -560,6 +517,13 @@ vl_epd_it8951_open_transport(struct vl_it8951_transport *transport, const char *
 			major(st.st_rdev), minor(st.st_rdev));
 	snprintf(dev->description, sizeof(dev->description), "%s (it8951, %ux%u, 8 bpp)", path,
 		dev->width, dev->height);
+	/* what the controller drives its waveforms for, as a user checks a board */
+	int celsius;
+	uint16_t vcom = 0;
+	vl_it8951_get_vcom(it->transport, &vcom);
+	if (vl_it8951_get_temperature(it->transport, &celsius) == 0)
+		wlr_log(WLR_INFO, "it8951: %s: %" PRIu32 " modes, VCOM -%u.%02u V, %d °C", path,
+			it->info.modes, vcom / 1000, vcom % 1000 / 10, celsius);
 	return dev;
 
 fail:

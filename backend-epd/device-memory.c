@@ -18,14 +18,6 @@
 
 #include "device.h"
 
-/* An update's pixels, taken when it was queued. */
-struct snapshot {
-	struct snapshot *next;
-	uint32_t marker;
-	struct vl_epd_rect rect;
-	uint8_t *pixels; /* rect, packed */
-};
-
 struct memory_device {
 	struct vl_epd_device base;
 	/* The I/O threads and the tests share everything below. */
@@ -52,7 +44,7 @@ struct memory_device {
 	 */
 	bool copy_out;
 	uint8_t **copies;
-	struct snapshot *snapshots; /* taken, not yet submitted */
+	struct vl_epd_snapshot *snapshots; /* taken, not yet submitted */
 	FILE *trace;
 	unsigned int failures[2]; /* by enum vl_epd_memory_call */
 	int failure_error[2];
@@ -126,41 +118,6 @@ record_update(struct memory_device *mem, const struct vl_epd_update *update)
 	return true;
 }
 
-/* The rect of the framebuffer, packed; NULL without memory. */
-static uint8_t *
-copy_rect(const struct vl_epd_device *dev, const struct vl_epd_rect *r)
-{
-	uint8_t *copy = malloc((size_t)r->width * r->height);
-
-	for (uint32_t y = 0; copy && y < r->height; y++)
-		memcpy(copy + (size_t)y * r->width,
-			dev->pixels + (size_t)(r->top + y) * dev->stride + r->left, r->width);
-	return copy;
-}
-
-/* With the lock held: the snapshot taken for marker, out of the list; NULL: none. */
-static struct snapshot *
-take_snapshot(struct memory_device *mem, uint32_t marker)
-{
-	for (struct snapshot **link = &mem->snapshots; *link; link = &(*link)->next) {
-		struct snapshot *snapshot = *link;
-		if (snapshot->marker != marker)
-			continue;
-		*link = snapshot->next;
-		return snapshot;
-	}
-	return NULL;
-}
-
-static void
-free_snapshot(struct snapshot *snapshot)
-{
-	if (!snapshot)
-		return;
-	free(snapshot->pixels);
-	free(snapshot);
-}
-
 /* With the lock held. */
 static int
 show_update(struct memory_device *mem, const struct vl_epd_update *update)
@@ -172,15 +129,16 @@ show_update(struct memory_device *mem, const struct vl_epd_update *update)
 		return ENOMEM;
 	if (mem->copy_out) {
 		/* What was taken when the update was queued: the framebuffer may be newer. */
-		struct snapshot *snapshot = take_snapshot(mem, update->marker);
+		struct vl_epd_snapshot *snapshot =
+			vl_epd_snapshot_claim(&mem->snapshots, update->marker);
 		if (!snapshot || memcmp(&snapshot->rect, r, sizeof(*r)) != 0) {
-			free_snapshot(snapshot);
+			vl_epd_snapshot_free(snapshot);
 			mem->n_updates--;
 			return EIO;
 		}
 		uint8_t *copy = snapshot->pixels;
 		snapshot->pixels = NULL;
-		free_snapshot(snapshot);
+		vl_epd_snapshot_free(snapshot);
 		mem->copies[mem->n_updates - 1] = copy;
 		for (uint32_t y = 0; y < r->height; y++)
 			memcpy(mem->panel + (size_t)(r->top + y) * dev->width + r->left,
@@ -240,7 +198,7 @@ memory_submit_group(struct vl_epd_device *dev, const struct vl_epd_update *updat
 		error = show_update(mem, &updates[i]);
 	/* what a failed submission took goes with it */
 	for (size_t i = 0; error && i < n; i++)
-		free_snapshot(take_snapshot(mem, updates[i].marker));
+		vl_epd_snapshot_free(vl_epd_snapshot_claim(&mem->snapshots, updates[i].marker));
 	mem->n_calls++;
 	pthread_mutex_unlock(&mem->lock);
 	errno = error;
@@ -257,18 +215,12 @@ static bool
 memory_snapshot(struct vl_epd_device *dev, const struct vl_epd_update *update)
 {
 	struct memory_device *mem = memory_from_device(dev);
-	struct snapshot *snapshot = calloc(1, sizeof(*snapshot));
+	struct vl_epd_snapshot *snapshot = vl_epd_snapshot_take(dev, update);
 
-	if (!snapshot || !(snapshot->pixels = copy_rect(dev, &update->rect))) {
-		free(snapshot);
+	if (!snapshot)
 		return false;
-	}
-	snapshot->marker = update->marker;
-	snapshot->rect = update->rect;
 	pthread_mutex_lock(&mem->lock);
-	free_snapshot(take_snapshot(mem, update->marker));
-	snapshot->next = mem->snapshots;
-	mem->snapshots = snapshot;
+	vl_epd_snapshot_add(&mem->snapshots, snapshot);
 	pthread_mutex_unlock(&mem->lock);
 	return true;
 }
@@ -405,11 +357,7 @@ memory_destroy(struct vl_epd_device *dev)
 	for (size_t i = 0; i < mem->n_updates; i++)
 		free(mem->copies[i]);
 	free(mem->copies);
-	while (mem->snapshots) {
-		struct snapshot *snapshot = mem->snapshots;
-		mem->snapshots = snapshot->next;
-		free_snapshot(snapshot);
-	}
+	vl_epd_snapshot_free_all(&mem->snapshots);
 	free(mem->panel);
 	free(mem->base.pixels);
 	free(mem);

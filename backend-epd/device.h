@@ -130,6 +130,27 @@ struct vl_epd_device {
 };
 
 /*
+ * An update's pixels (8 bpp), taken when it was queued, for a device that
+ * copies pixels out: its snapshot takes them, its submit claims them.
+ */
+struct vl_epd_snapshot {
+	struct vl_epd_snapshot *next;
+	uint32_t marker;
+	struct vl_epd_rect rect;
+	uint8_t *pixels; /* rect, packed */
+};
+
+/* update's rect of dev's framebuffer, packed; NULL without memory. */
+struct vl_epd_snapshot *vl_epd_snapshot_take(
+	const struct vl_epd_device *dev, const struct vl_epd_update *update);
+/* Adds snapshot to list, in place of one taken for the same marker. */
+void vl_epd_snapshot_add(struct vl_epd_snapshot **list, struct vl_epd_snapshot *snapshot);
+/* The snapshot of list taken for marker, out of the list; NULL: none. */
+struct vl_epd_snapshot *vl_epd_snapshot_claim(struct vl_epd_snapshot **list, uint32_t marker);
+void vl_epd_snapshot_free(struct vl_epd_snapshot *snapshot);
+void vl_epd_snapshot_free_all(struct vl_epd_snapshot **list);
+
+/*
  * Opens "auto" (the first epdfb or mxc_epdc_fb framebuffer, else the first
  * epdrm card), "/dev/fbN", "mxc:/dev/fbN", "plain:/dev/fbN",
  * "drm:/dev/dri/cardN", "preview[:WxH]" (epdfb's panel model in this

@@ -8,28 +8,13 @@
 
 #include "it8951.h"
 
-static void
-put_be32(uint8_t *p, uint32_t value)
-{
-	p[0] = (uint8_t)(value >> 24);
-	p[1] = (uint8_t)(value >> 16);
-	p[2] = (uint8_t)(value >> 8);
-	p[3] = (uint8_t)value;
-}
-
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* A vendor command's CDB: address in bytes 2-5, the command in byte 6. */
 static void
 vendor_cdb(uint8_t *cdb, enum vl_it8951_op op, uint32_t address)
 {
 	memset(cdb, 0, VL_IT8951_CDB_SIZE);
 	cdb[0] = VL_IT8951_VENDOR_COMMAND;
-	put_be32(cdb + 2, address);
+	vl_it8951_put_be32(cdb + 2, address);
 	cdb[6] = (uint8_t)op;
 }
 
@@ -68,7 +53,7 @@ vl_it8951_get_sysinfo(struct vl_it8951_transport *transport, struct vl_it8951_sy
 	if (received < 19 * 4)
 		return -EPROTO;
 	for (size_t i = 0; i < 19; i++)
-		words[i] = get_be32(reply + 4 * i);
+		words[i] = vl_it8951_get_be32(reply + 4 * i);
 	*info = (struct vl_it8951_sysinfo){
 		.standard_commands = words[0],
 		.extended_commands = words[1],
@@ -100,7 +85,7 @@ vl_it8951_read_register(struct vl_it8951_transport *transport, uint32_t address,
 		return error;
 	if (received != sizeof(reply))
 		return -EPROTO;
-	*value = get_be32(reply);
+	*value = vl_it8951_get_be32(reply);
 	return 0;
 }
 
@@ -114,11 +99,11 @@ load_block(struct vl_it8951_transport *transport, uint32_t address,
 	size_t size = VL_IT8951_LOAD_HEADER_SIZE + (size_t)block->width * block->height;
 
 	vendor_cdb(cdb, VL_IT8951_LOAD_AREA, 0);
-	put_be32(scratch, address);
-	put_be32(scratch + 4, block->x);
-	put_be32(scratch + 8, block->y);
-	put_be32(scratch + 12, block->width);
-	put_be32(scratch + 16, block->height);
+	vl_it8951_put_be32(scratch, address);
+	vl_it8951_put_be32(scratch + 4, block->x);
+	vl_it8951_put_be32(scratch + 8, block->y);
+	vl_it8951_put_be32(scratch + 12, block->width);
+	vl_it8951_put_be32(scratch + 16, block->height);
 	for (uint32_t y = 0; y < block->height; y++)
 		memcpy(scratch + VL_IT8951_LOAD_HEADER_SIZE + (size_t)y * block->width,
 			pixels + (size_t)y * stride, block->width);
@@ -161,32 +146,38 @@ vl_it8951_display_area(struct vl_it8951_transport *transport, uint32_t address, 
 	uint8_t cdb[VL_IT8951_CDB_SIZE], args[VL_IT8951_DISPLAY_ARGS_SIZE];
 
 	vendor_cdb(cdb, VL_IT8951_DISPLAY_AREA, 0);
-	put_be32(args, address);
-	put_be32(args + 4, mode);
-	put_be32(args + 8, rect->x);
-	put_be32(args + 12, rect->y);
-	put_be32(args + 16, rect->width);
-	put_be32(args + 20, rect->height);
+	vl_it8951_put_be32(args, address);
+	vl_it8951_put_be32(args + 4, mode);
+	vl_it8951_put_be32(args + 8, rect->x);
+	vl_it8951_put_be32(args + 12, rect->y);
+	vl_it8951_put_be32(args + 16, rect->width);
+	vl_it8951_put_be32(args + 20, rect->height);
 	/* the host learns completion from LUTAFSR: the command returns at once */
-	put_be32(args + 24, 0);
+	vl_it8951_put_be32(args + 24, 0);
 	return transport->command(transport, cdb, VL_IT8951_TO_DEVICE, args, sizeof(args), NULL);
+}
+
+/* A vendor command answering two bytes: the PMIC's and the temperature's reads. */
+static int
+read_two_bytes(struct vl_it8951_transport *transport, enum vl_it8951_op op, uint8_t *reply)
+{
+	uint8_t cdb[VL_IT8951_CDB_SIZE];
+	size_t received = 0;
+
+	vendor_cdb(cdb, op, 0);
+	int error = transport->command(transport, cdb, VL_IT8951_FROM_DEVICE, reply, 2, &received);
+	return error ? error : received == 2 ? 0 : -EPROTO;
 }
 
 int
 vl_it8951_get_vcom(struct vl_it8951_transport *transport, uint16_t *millivolts)
 {
-	uint8_t cdb[VL_IT8951_CDB_SIZE], reply[2];
-	size_t received = 0;
+	uint8_t reply[2];
+	int error = read_two_bytes(transport, VL_IT8951_PMIC_CONTROL, reply);
 
-	vendor_cdb(cdb, VL_IT8951_PMIC_CONTROL, 0);
-	int error = transport->command(
-		transport, cdb, VL_IT8951_FROM_DEVICE, reply, sizeof(reply), &received);
-	if (error)
-		return error;
-	if (received != sizeof(reply))
-		return -EPROTO;
-	*millivolts = (uint16_t)(reply[0] << 8 | reply[1]);
-	return 0;
+	if (!error)
+		*millivolts = (uint16_t)(reply[0] << 8 | reply[1]);
+	return error;
 }
 
 int
@@ -204,18 +195,12 @@ vl_it8951_set_vcom(struct vl_it8951_transport *transport, uint16_t millivolts)
 int
 vl_it8951_get_temperature(struct vl_it8951_transport *transport, int *celsius)
 {
-	uint8_t cdb[VL_IT8951_CDB_SIZE], reply[2];
-	size_t received = 0;
+	uint8_t reply[2];
+	int error = read_two_bytes(transport, VL_IT8951_TEMPERATURE, reply);
 
-	vendor_cdb(cdb, VL_IT8951_TEMPERATURE, 0);
-	int error = transport->command(
-		transport, cdb, VL_IT8951_FROM_DEVICE, reply, sizeof(reply), &received);
-	if (error)
-		return error;
-	if (received < 1)
-		return -EPROTO;
-	*celsius = (int8_t)reply[0];
-	return 0;
+	if (!error)
+		*celsius = (int8_t)reply[0];
+	return error;
 }
 
 void

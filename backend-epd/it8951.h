@@ -73,6 +73,22 @@ struct vl_it8951_transport {
 	uint8_t sense[VL_IT8951_SENSE_SIZE];
 };
 
+/* The controller's numbers are big-endian. */
+static inline void
+vl_it8951_put_be32(uint8_t *p, uint32_t value)
+{
+	p[0] = (uint8_t)(value >> 24);
+	p[1] = (uint8_t)(value >> 16);
+	p[2] = (uint8_t)(value >> 8);
+	p[3] = (uint8_t)value;
+}
+
+static inline uint32_t
+vl_it8951_get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 struct vl_it8951_rect {
 	uint32_t x, y, width, height;
 };

@@ -69,21 +69,6 @@ static const struct {
 	[7] = {WAVEFORM_MODE_GC4, UPDATE_MODE_PARTIAL},  /* DU4 */
 };
 
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void
-put_be32(uint8_t *p, uint32_t value)
-{
-	p[0] = (uint8_t)(value >> 24);
-	p[1] = (uint8_t)(value >> 16);
-	p[2] = (uint8_t)(value >> 8);
-	p[3] = (uint8_t)value;
-}
-
 /* With the lock held: a CHECK CONDITION with this sense. */
 static int
 fail(struct it8951_emulator *emu, enum sense_key key, unsigned int asc)
@@ -184,19 +169,19 @@ system_info(struct it8951_emulator *emu, const uint8_t *cdb, enum vl_it8951_dire
 
 	if (memcmp(cdb + 2, "8951", 4) != 0)
 		return fail(emu, ILLEGAL_REQUEST, ASC_INVALID_FIELD_IN_CDB);
-	put_be32(reply + 0, 0x10);
-	put_be32(reply + 4, 0x0a);
-	put_be32(reply + 8, VL_IT8951_SIGNATURE);
-	put_be32(reply + 12, 0x0102);
-	put_be32(reply + 16, emu->width);
-	put_be32(reply + 20, emu->height);
-	put_be32(reply + 24, UPDATE_BUFFER);
-	put_be32(reply + 28, IMAGE_BUFFER);
-	put_be32(reply + 32, 13);
-	put_be32(reply + 36, emu->modes);
+	vl_it8951_put_be32(reply + 0, 0x10);
+	vl_it8951_put_be32(reply + 4, 0x0a);
+	vl_it8951_put_be32(reply + 8, VL_IT8951_SIGNATURE);
+	vl_it8951_put_be32(reply + 12, 0x0102);
+	vl_it8951_put_be32(reply + 16, emu->width);
+	vl_it8951_put_be32(reply + 20, emu->height);
+	vl_it8951_put_be32(reply + 24, UPDATE_BUFFER);
+	vl_it8951_put_be32(reply + 28, IMAGE_BUFFER);
+	vl_it8951_put_be32(reply + 32, 13);
+	vl_it8951_put_be32(reply + 36, emu->modes);
 	for (uint32_t i = 0; i < 8; i++)
-		put_be32(reply + 40 + 4 * i, i < emu->modes ? frames[i] : 0);
-	put_be32(reply + 72, 1);
+		vl_it8951_put_be32(reply + 40 + 4 * i, i < emu->modes ? frames[i] : 0);
+	vl_it8951_put_be32(reply + 72, 1);
 	return answer(emu, reply, sizeof(reply), direction, data, length);
 }
 
@@ -223,8 +208,8 @@ read_register(struct it8951_emulator *emu, const uint8_t *cdb, enum vl_it8951_di
 {
 	uint8_t reply[4] = {0};
 
-	if (get_be32(cdb + 2) == VL_IT8951_REG_LUTAFSR)
-		put_be32(reply, busy_engines(emu));
+	if (vl_it8951_get_be32(cdb + 2) == VL_IT8951_REG_LUTAFSR)
+		vl_it8951_put_be32(reply, busy_engines(emu));
 	return answer(emu, reply, sizeof(reply), direction, data, length);
 }
 
@@ -239,10 +224,10 @@ static struct vl_it8951_rect
 rect_at(const uint8_t *words)
 {
 	return (struct vl_it8951_rect){
-		.x = get_be32(words),
-		.y = get_be32(words + 4),
-		.width = get_be32(words + 8),
-		.height = get_be32(words + 12),
+		.x = vl_it8951_get_be32(words),
+		.y = vl_it8951_get_be32(words + 4),
+		.width = vl_it8951_get_be32(words + 8),
+		.height = vl_it8951_get_be32(words + 12),
 	};
 }
 
@@ -255,7 +240,7 @@ load_area(struct it8951_emulator *emu, enum vl_it8951_direction direction, const
 	if (length > VL_IT8951_MAX_TRANSFER)
 		return fail(emu, ILLEGAL_REQUEST, ASC_PARAMETER_LENGTH);
 	struct vl_it8951_rect r = rect_at(data + 4);
-	if (get_be32(data) != IMAGE_BUFFER || !area_fits(emu, &r))
+	if (vl_it8951_get_be32(data) != IMAGE_BUFFER || !area_fits(emu, &r))
 		return fail(emu, ILLEGAL_REQUEST, ASC_INVALID_FIELD_IN_PARAMETERS);
 	if (length != VL_IT8951_LOAD_HEADER_SIZE + (size_t)r.width * r.height)
 		return fail(emu, ILLEGAL_REQUEST, ASC_PARAMETER_LENGTH);
@@ -286,7 +271,7 @@ access_memory(struct it8951_emulator *emu, const uint8_t *cdb, enum vl_it8951_di
 {
 	size_t count = (size_t)cdb[7] << 8 | cdb[8];
 	bool write = cdb[6] == VL_IT8951_WRITE_MEM;
-	uint8_t *memory = memory_at(emu, get_be32(cdb + 2), count);
+	uint8_t *memory = memory_at(emu, vl_it8951_get_be32(cdb + 2), count);
 
 	if (!memory)
 		return fail(emu, ILLEGAL_REQUEST, ASC_LBA_OUT_OF_RANGE);
@@ -305,9 +290,9 @@ display_area(struct it8951_emulator *emu, enum vl_it8951_direction direction, co
 {
 	if (direction != VL_IT8951_TO_DEVICE || length != VL_IT8951_DISPLAY_ARGS_SIZE)
 		return fail(emu, ILLEGAL_REQUEST, ASC_PARAMETER_LENGTH);
-	uint32_t mode = get_be32(data + 4);
+	uint32_t mode = vl_it8951_get_be32(data + 4);
 	struct vl_it8951_rect r = rect_at(data + 8);
-	if (get_be32(data) != IMAGE_BUFFER || mode >= emu->modes || !area_fits(emu, &r))
+	if (vl_it8951_get_be32(data) != IMAGE_BUFFER || mode >= emu->modes || !area_fits(emu, &r))
 		return fail(emu, ILLEGAL_REQUEST, ASC_INVALID_FIELD_IN_PARAMETERS);
 	uint32_t busy = busy_engines(emu);
 	unsigned int free_engine = 0;
@@ -527,13 +512,13 @@ it8951_emulator_show_white(struct it8951_emulator *emu)
 {
 	uint8_t args[VL_IT8951_DISPLAY_ARGS_SIZE];
 
-	put_be32(args, IMAGE_BUFFER);
-	put_be32(args + 4, 2); /* GC16 */
-	put_be32(args + 8, 0);
-	put_be32(args + 12, 0);
-	put_be32(args + 16, emu->width);
-	put_be32(args + 20, emu->height);
-	put_be32(args + 24, 0);
+	vl_it8951_put_be32(args, IMAGE_BUFFER);
+	vl_it8951_put_be32(args + 4, 2); /* GC16 */
+	vl_it8951_put_be32(args + 8, 0);
+	vl_it8951_put_be32(args + 12, 0);
+	vl_it8951_put_be32(args + 16, emu->width);
+	vl_it8951_put_be32(args + 20, emu->height);
+	vl_it8951_put_be32(args + 24, 0);
 	pthread_mutex_lock(&emu->lock);
 	memset(vl_panel_model_pixels(emu->model), 0xff, (size_t)emu->width * emu->height);
 	int status = display_area(emu, VL_IT8951_TO_DEVICE, args, sizeof(args));
