@@ -4,7 +4,8 @@
  * no crash: a missing device, a device that is not a framebuffer, a
  * framebuffer of an unsupported depth (vfb switched to 16 bpp), a malformed
  * device specification, the mxc_epdc_fb interface or a waveform map asked of
- * a framebuffer without update ioctls (vfb), a malformed waveform map.
+ * a framebuffer without update ioctls (vfb), a malformed waveform map, an
+ * IT8951 board that is not there or not a SCSI generic node.
  */
 #include "epd_test.h"
 #include "scene_harness.h"
@@ -53,6 +54,8 @@ main(void)
 	expect_refused(loop, "/etc/hostname", "not a framebuffer");
 	expect_refused(loop, "memory:0x10", "out of range");
 	expect_refused(loop, "memory:wide", "expected memory:WIDTHxHEIGHT");
+	expect_refused(loop, "it8951:/dev/sg99", "/dev/sg99: No such file");
+	expect_refused(loop, "it8951:/dev/null", "not a SCSI generic node");
 
 	epd_phase("no e-paper framebuffer for auto");
 	epd_try_unload();
