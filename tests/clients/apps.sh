@@ -63,6 +63,17 @@ apps_start() {
 	apps_vellum_pid=$!
 }
 
+# apps_wait_started NAME: waits, up to a minute, until vellum has started
+# NAME's application (a slow machine or a sanitizer build takes seconds)
+apps_wait_started() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ ! -s "$work/$1.display" ] || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # apps_stop: ends vellum (its recording is written on the way out)
 apps_stop() {
 	[ -n "${apps_vellum_pid:-}" ] || return 0

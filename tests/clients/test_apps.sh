@@ -65,6 +65,8 @@ if apps_have cog; then
 		[ "$(apps_count caret 0 100 "$APPS_PAGE_FLASH")" = 1 ]
 
 	apps_start spinner "$vellum" cog "file://$work/spinner.html"
+	# the caret's blinking is held once seen for a while: counted from cog's start
+	apps_wait_started spinner
 	sleep 10
 	key_ns=$(apps_type spinner a)
 	sleep 4
