@@ -66,13 +66,6 @@ it8951_from_device(struct vl_epd_device *dev)
 	return (struct it8951_device *)dev;
 }
 
-static bool
-overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b)
-{
-	return a->left < b->left + b->width && b->left < a->left + a->width &&
-	       a->top < b->top + b->height && b->top < a->top + a->height;
-}
-
 static uint64_t
 ms_since(const struct timespec *t)
 {
@@ -83,15 +76,22 @@ ms_since(const struct timespec *t)
 	       (uint64_t)(t->tv_nsec / 1000000);
 }
 
+/* The board went away: waits in progress end. */
+static void
+mark_gone(struct it8951_device *it)
+{
+	pthread_mutex_lock(&it->lock);
+	it->gone = true;
+	pthread_cond_broadcast(&it->changed);
+	pthread_mutex_unlock(&it->lock);
+}
+
 /* A transport's error as the device contract wants it: a positive errno. */
 static int
 device_error(struct it8951_device *it, int error)
 {
 	if (error == -ENODEV) {
-		pthread_mutex_lock(&it->lock);
-		it->gone = true;
-		pthread_cond_broadcast(&it->changed);
-		pthread_mutex_unlock(&it->lock);
+		mark_gone(it);
 		return ENODEV;
 	}
 	if (error != -EIO)
@@ -101,8 +101,8 @@ device_error(struct it8951_device *it, int error)
 	return key == 0x5 ? EINVAL : key == 0x2 ? EBUSY : EIO;
 }
 
-/* Reads the busy bits and marks what completed; false when the read failed. */
-static bool
+/* Reads the busy bits and marks what completed. */
+static void
 poll_engines(struct it8951_device *it)
 {
 	uint32_t busy;
@@ -112,7 +112,7 @@ poll_engines(struct it8951_device *it)
 	pthread_mutex_unlock(&it->command_lock);
 	if (error) {
 		device_error(it, error);
-		return false;
+		return;
 	}
 	pthread_mutex_lock(&it->lock);
 	for (size_t i = 0; i < it->n_in_flight; i++) {
@@ -122,7 +122,6 @@ poll_engines(struct it8951_device *it)
 	}
 	pthread_cond_broadcast(&it->changed);
 	pthread_mutex_unlock(&it->lock);
-	return true;
 }
 
 static void
@@ -154,7 +153,8 @@ wait_for_area(struct it8951_device *it, const struct vl_epd_rect *rect)
 		pthread_mutex_lock(&it->lock);
 		int error = it->gone ? ENODEV : it->cancelled ? ECANCELED : 0;
 		for (size_t i = 0; !error && i < it->n_in_flight; i++)
-			busy |= !it->in_flight[i].done && overlap(&it->in_flight[i].rect, rect);
+			busy |= !it->in_flight[i].done &&
+				vl_epd_rects_overlap(&it->in_flight[i].rect, rect);
 		busy |= it->n_in_flight == ENGINES;
 		pthread_mutex_unlock(&it->lock);
 		if (error)
@@ -163,8 +163,8 @@ wait_for_area(struct it8951_device *it, const struct vl_epd_rect *rect)
 			return 0;
 		if (ms_since(&since) > STUCK_MS)
 			return ETIMEDOUT;
-		if (!poll_engines(it))
-			continue;
+		/* a failed read waits its turn too: a board that errs is not hammered */
+		poll_engines(it);
 		sleep_poll(it);
 	}
 }
@@ -294,8 +294,8 @@ it8951_wait(struct vl_epd_device *dev, uint32_t marker)
 		pthread_mutex_unlock(&it->lock);
 		if (result <= 0)
 			return result;
-		if (poll_engines(it))
-			sleep_poll(it);
+		poll_engines(it);
+		sleep_poll(it);
 	}
 }
 
@@ -323,12 +323,8 @@ it8951_removed(struct vl_epd_device *dev)
 	struct it8951_device *it = it8951_from_device(dev);
 
 	vl_epd_drain_uevents(it->uevent_fd);
-	if (it->sysfs_node[0] && access(it->sysfs_node, F_OK) != 0 && errno == ENOENT) {
-		pthread_mutex_lock(&it->lock);
-		it->gone = true;
-		pthread_cond_broadcast(&it->changed);
-		pthread_mutex_unlock(&it->lock);
-	}
+	if (it->sysfs_node[0] && access(it->sysfs_node, F_OK) != 0 && errno == ENOENT)
+		mark_gone(it);
 	pthread_mutex_lock(&it->lock);
 	bool gone = it->gone;
 	pthread_mutex_unlock(&it->lock);
@@ -386,9 +382,13 @@ default_map(struct vl_epd_waveform_map *map, uint32_t modes)
 		map->id[kind] = (uint32_t)usual[kind] < modes ? usual[kind] : -1;
 }
 
-/* The VCOM the panel needs: the config's, or what the board holds; 0 or a message. */
+/*
+ * The VCOM the panel needs, in *in_effect: the config's, or what the board
+ * holds; 0 or a message.
+ */
 static int
-settle_vcom(struct it8951_device *it, uint16_t vcom_mv, char *error, size_t error_size)
+settle_vcom(struct it8951_device *it, uint16_t vcom_mv, uint16_t *in_effect, char *error,
+	size_t error_size)
 {
 	uint16_t held = 0;
 	int status = vl_it8951_get_vcom(it->transport, &held);
@@ -407,8 +407,10 @@ settle_vcom(struct it8951_device *it, uint16_t vcom_mv, char *error, size_t erro
 				"config, e.g. [panel] vcom = -1.50");
 			return -EINVAL;
 		}
+		*in_effect = held;
 		return 0;
 	}
+	*in_effect = vcom_mv;
 	if (held == vcom_mv)
 		return 0;
 	status = vl_it8951_set_vcom(it->transport, vcom_mv);
@@ -468,6 +470,7 @@ vl_epd_it8951_open_transport(struct vl_it8951_transport *transport, const char *
 	struct it8951_device *it = calloc(1, sizeof(*it));
 	char why[384];
 	struct stat st;
+	uint16_t vcom = 0;
 
 	if (!it) {
 		transport->destroy(transport);
@@ -484,7 +487,7 @@ vl_epd_it8951_open_transport(struct vl_it8951_transport *transport, const char *
 	pthread_cond_init(&it->changed, &attr);
 	pthread_condattr_destroy(&attr);
 	if (read_board(it, why, sizeof(why)) != 0 ||
-		settle_vcom(it, vcom_mv, why, sizeof(why)) != 0)
+		settle_vcom(it, vcom_mv, &vcom, why, sizeof(why)) != 0)
 		goto fail;
 	struct vl_epd_device *dev = &it->base;
 	dev->width = it->info.width;
@@ -519,8 +522,6 @@ vl_epd_it8951_open_transport(struct vl_it8951_transport *transport, const char *
 		dev->width, dev->height);
 	/* what the controller drives its waveforms for, as a user checks a board */
 	int celsius;
-	uint16_t vcom = 0;
-	vl_it8951_get_vcom(it->transport, &vcom);
 	if (vl_it8951_get_temperature(it->transport, &celsius) == 0)
 		wlr_log(WLR_INFO, "it8951: %s: %" PRIu32 " modes, VCOM -%u.%02u V, %d °C", path,
 			it->info.modes, vcom / 1000, vcom % 1000 / 10, celsius);

@@ -161,13 +161,6 @@ show_update(struct memory_device *mem, const struct vl_epd_update *update)
 	return 0;
 }
 
-static bool
-rects_overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b)
-{
-	return a->left < b->left + b->width && b->left < a->left + a->width &&
-	       a->top < b->top + b->height && b->top < a->top + a->height;
-}
-
 /* With the lock held: the error a driver would refuse these updates with, or 0. */
 static int
 refusal(struct memory_device *mem, const struct vl_epd_update *updates, size_t n)
@@ -176,7 +169,7 @@ refusal(struct memory_device *mem, const struct vl_epd_update *updates, size_t n
 		for (size_t j = 0; j < mem->n_refused; j++)
 			if (updates[i].waveform == mem->refused[j])
 				return EINVAL;
-		if (mem->area_error && rects_overlap(&updates[i].rect, &mem->failing_area))
+		if (mem->area_error && vl_epd_rects_overlap(&updates[i].rect, &mem->failing_area))
 			return mem->area_error;
 	}
 	return 0;
@@ -266,7 +259,7 @@ completion_of(const struct memory_device *mem, size_t i, unsigned int depth)
 	const size_t horizon = i > 256 ? i - 256 : 0;
 
 	for (size_t j = i; depth > 0 && j-- > horizon;) {
-		if (!rects_overlap(&mem->updates[j].rect, &mem->updates[i].rect))
+		if (!vl_epd_rects_overlap(&mem->updates[j].rect, &mem->updates[i].rect))
 			continue;
 		struct timespec end = completion_of(mem, j, depth - 1);
 		if (later(&end, &start))

@@ -304,6 +304,13 @@ vl_epd_device_safe_waveform(const struct vl_epd_device *dev)
 	return vl_epd_waveform_map_device_id(&dev->waveform_map, WAVEFORM_MODE_GC16);
 }
 
+bool
+vl_epd_rects_overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b)
+{
+	return a->left < b->left + b->width && b->left < a->left + a->width &&
+	       a->top < b->top + b->height && b->top < a->top + a->height;
+}
+
 struct vl_epd_device *
 vl_epd_device_ref(struct vl_epd_device *dev)
 {

@@ -183,6 +183,8 @@ bool vl_epd_error_is_permanent(int error);
  * when its waveform map has no GC16.
  */
 uint32_t vl_epd_device_safe_waveform(const struct vl_epd_device *dev);
+/* Whether two rects share a pixel. */
+bool vl_epd_rects_overlap(const struct vl_epd_rect *a, const struct vl_epd_rect *b);
 /* Takes a reference; the device is destroyed when the last one is dropped. */
 struct vl_epd_device *vl_epd_device_ref(struct vl_epd_device *dev);
 void vl_epd_device_unref(struct vl_epd_device *dev);
