@@ -3,11 +3,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "epdrm_test.h"
@@ -46,45 +44,18 @@ vellum_panel_is_drm(void)
 	return vellum_panel_kind() == VELLUM_PANEL_EPDRM;
 }
 
-/* Runs usb-board with args; its first line of output in out (may be NULL): 0 or its status. */
+/* Runs usb-board with arguments (words without quotes); its first line of output in out. */
 static int
-usb_board(const char *const *args, char *out, size_t size)
+usb_board(const char *arguments, char *out, size_t size)
 {
-	const char *argv[16] = {USB_BOARD};
-	int pipe_fds[2];
-	size_t n = 1;
+	char *command;
 
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	REQUIRE(pipe2(pipe_fds, O_CLOEXEC) == 0);
-	pid_t pid = fork();
-	REQUIRE(pid >= 0);
-	if (pid == 0) {
-		dup2(pipe_fds[1], STDOUT_FILENO);
-		setenv("IT8951_GADGET", IT8951_GADGET_BIN, 1);
-		execv(USB_BOARD, (char *const *)argv);
-		_exit(127);
-	}
-	close(pipe_fds[1]);
-	FILE *f = fdopen(pipe_fds[0], "r");
-	REQUIRE(f);
-	char line[256];
-	if (out)
-		out[0] = '\0';
-	while (fgets(line, sizeof(line), f)) {
-		if (out && !out[0]) {
-			size_t length = strcspn(line, "\n");
-			if (length >= size)
-				length = size - 1;
-			memcpy(out, line, length);
-			out[length] = '\0';
-		}
-	}
-	fclose(f);
-	int status;
-	REQUIRE(waitpid(pid, &status, 0) == pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	REQUIRE(asprintf(&command, "IT8951_GADGET='%s' '%s' %s", IT8951_GADGET_BIN, USB_BOARD,
+			arguments) > 0);
+	int status = epd_run_command(command, out, size);
+	free(command);
+	out[strcspn(out, "\n")] = '\0';
+	return status;
 }
 
 /* Whether a process holds a SCSI generic node open: vellum, on the board. */
@@ -116,9 +87,9 @@ board_node_held(void)
 static void
 stop_board(void)
 {
-	static const char *const args[] = {"stop", BOARD_STATE, NULL};
+	char output[256];
 
-	usb_board(args, NULL, 0);
+	usb_board("stop " BOARD_STATE, output, sizeof(output));
 }
 
 /* The value of KEY=VALUE in epdfb's parameters, or fallback. */
@@ -140,17 +111,19 @@ param(const char *params, const char *key, char *value, size_t size, const char 
 static void
 open_board(struct epd *d, const char *params)
 {
-	char width[16], height[16], time_scale[16], node[64];
-	const char *args[] = {"start", "--width",
-		param(params, "width=", width, sizeof(width), "800"), "--height",
-		param(params, "height=", height, sizeof(height), "600"), "--time-scale",
-		param(params, "time_scale=", time_scale, sizeof(time_scale), "100"), "--vcom",
-		BOARD_VCOM_MV, BOARD_STATE, NULL};
+	char width[16], height[16], time_scale[16], arguments[160], node[64];
 
+	snprintf(arguments, sizeof(arguments),
+		"start --width %s --height %s --time-scale %s --vcom " BOARD_VCOM_MV
+		" " BOARD_STATE,
+		param(params, "width=", width, sizeof(width), "800"),
+		param(params, "height=", height, sizeof(height), "600"),
+		param(params, "time_scale=", time_scale, sizeof(time_scale), "100"));
 	/* what a test before left, and the board again when this one ends */
 	stop_board();
 	atexit(stop_board);
-	REQUIRE_MSG(usb_board(args, node, sizeof(node)) == 0 && strncmp(node, "/dev/sg", 7) == 0,
+	REQUIRE_MSG(
+		usb_board(arguments, node, sizeof(node)) == 0 && strncmp(node, "/dev/sg", 7) == 0,
 		"the emulated IT8951 board did not come up (%s); see %s/gadget.log", node,
 		BOARD_STATE);
 	memset(d, 0, sizeof(*d));
@@ -250,10 +223,10 @@ vellum_panel_clear(struct epd *d)
 int
 vellum_panel_unbind(void)
 {
-	static const char *const unplug[] = {"unplug", BOARD_STATE, NULL};
+	char output[256];
 
 	if (vellum_panel_kind() == VELLUM_PANEL_IT8951)
-		return usb_board(unplug, NULL, 0) == 0 ? 0 : -EIO;
+		return usb_board("unplug " BOARD_STATE, output, sizeof(output)) == 0 ? 0 : -EIO;
 	if (vellum_panel_is_drm())
 		return epd_write_file(EPDRM_UNBIND_PATH, EPDRM_DEV_NAME);
 	return epd_unbind();
