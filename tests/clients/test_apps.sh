@@ -67,7 +67,7 @@ if apps_have cog; then
 	apps_start spinner "$vellum" cog "file://$work/spinner.html"
 	# the caret's blinking is held once seen for a while: counted from cog's start
 	apps_wait_started spinner
-	sleep 10
+	sleep 16
 	key_ns=$(apps_type spinner a)
 	sleep 4
 	apps_stop
