@@ -27,10 +27,12 @@
  *
  * Prints a table on stdout and writes the same figures to CSV, then the
  * panels with vellum's output scale on each. Where a run of configuration
- * e (a's stack on epdrm) has a's of the same scenario on the same panel, it
- * then prints e's figures against a's, with the targets e is held to: no
- * more pixels driven per pixel changed than a, and a latency (p50) within
- * 10 % of a's.
+ * e (a's stack on epdrm) or f (a's stack on an emulated IT8951 board over
+ * USB) has a's of the same scenario on the same panel, it then prints its
+ * figures against a's, with the targets it is held to (againsts[]): no more
+ * pixels driven per pixel changed than a, a latency (p50) within 10 % of
+ * a's (f: 20 %, USB transfers included), and for f at most a byte over USB
+ * (the stats' usb_bytes: commands, data and status) per pixel changed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +56,9 @@ struct figures {
 	double latency_p50, latency_p99, software_p50, software_p99;
 	double driven_per_changed;
 	long long updates, flashes, driven, changed;
+	/* over USB to an IT8951 board: its stats' usb_bytes, or -1 */
+	long long usb_bytes;
+	double usb_bytes_per_changed;
 	double flashes_per_minute, ghost_mean, cpu_ms_per_update;
 	size_t inputs, inked;
 	double ink_p50, ink_p99;
@@ -239,6 +244,18 @@ input_to_ink(struct figures *f, const struct times *inputs, const struct epd_tra
 	free(ink);
 }
 
+/* A counter only some panels have (the board's usb_bytes): -1 without it. */
+static long long
+optional_stat(const char *stats, const char *key)
+{
+	size_t length = strlen(key);
+
+	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line)
+		if (!strncmp(line, key, length) && line[length] == ':')
+			return epd_snapshot_stat(stats, key);
+	return -1;
+}
+
 static void
 compute(const char *dir, struct figures *f)
 {
@@ -263,6 +280,7 @@ compute(const char *dir, struct figures *f)
 	f->updates = epd_snapshot_stat(stats, "updates_completed");
 	f->flashes = epd_snapshot_stat(stats, "flashes");
 	f->driven = epd_snapshot_stat(stats, "pixels_driven");
+	f->usb_bytes = optional_stat(stats, "usb_bytes");
 	free(stats);
 	f->ghost_mean = epd_stat_f(&fake, "ghost_mean");
 
@@ -280,6 +298,9 @@ compute(const char *dir, struct figures *f)
 	input_to_ink(f, &inputs, trace, n_trace);
 
 	f->driven_per_changed = f->changed > 0 ? (double)f->driven / (double)f->changed : NAN;
+	f->usb_bytes_per_changed = f->changed > 0 && f->usb_bytes >= 0
+					   ? (double)f->usb_bytes / (double)f->changed
+					   : NAN;
 	double minutes = changes.n ? (double)(changes.ns[changes.n - 1] - changes.ns[0] +
 					      typical_interval(&changes)) /
 					     60e9
@@ -348,12 +369,27 @@ csv_row(FILE *csv, const struct figures *f)
 	fprintf(csv, ",%zu,%zu", f->inputs, f->inked);
 	csv_number(csv, f->inked ? f->ink_p50 : NAN, 1);
 	csv_number(csv, f->inked ? f->ink_p99 : NAN, 1);
+	if (f->usb_bytes >= 0)
+		fprintf(csv, ",%lld", f->usb_bytes);
+	else
+		fputs(",", csv);
+	csv_number(csv, f->usb_bytes_per_changed, 2);
 	fprintf(csv, ",\"%s\"\n", f->note);
 }
 
-/* The targets of e (vellum on epdrm) against a (vellum on epdfb): e/a at most. */
-#define DRIVEN_RATIO_MAX  1.0
-#define LATENCY_RATIO_MAX 1.1
+/*
+ * The configurations held against a (vellum on epdfb) on the same panel and
+ * scenario, with their targets: pixels driven per pixel changed and
+ * latency (p50) against a's at most; over USB, bytes sent per pixel
+ * changed at most (0: not held to it).
+ */
+static const struct against {
+	const char *config, *title;
+	double driven_ratio_max, latency_ratio_max, usb_bytes_per_changed_max;
+} againsts[] = {
+	{"e", "vellum on epdrm", 1.0, 1.1, 0},
+	{"f", "vellum on an IT8951 board over USB", 1.0, 1.2, 1.0},
+};
 
 /*
  * One figure of e against a's: "NAME E / A UNIT = RATIO (target <= MAX,
@@ -419,35 +455,65 @@ print_panels(const struct figures *f, int n)
 	}
 }
 
-/* e's figures against a's, per scenario and panel both ran, and how many targets e missed. */
-static void
-print_comparisons(const struct figures *f, int n)
+/* Bytes over USB per pixel changed against its target; true when missed. */
+static bool
+compare_usb(const struct figures *f, double max)
 {
-	int compared = 0, missed = 0;
+	char b[32];
+	bool missed = !(f->usb_bytes_per_changed <= max);
+
+	printf("USB %lld bytes / %lld changed = %s (target <= %.2f, %s)", f->usb_bytes, f->changed,
+		fmt(b, sizeof(b), f->usb_bytes_per_changed, 2), max, missed ? "missed" : "met");
+	return missed;
+}
+
+/*
+ * A configuration's figures against a's, per scenario and panel both ran,
+ * and how many of its targets it missed.
+ */
+static void
+print_against(const struct figures *f, int n, const struct against *x)
+{
+	int compared = 0, missed = 0, targets = 0;
 	char on[32];
 
 	for (int i = 0; i < n; i++) {
-		if (strcmp(f[i].config, "e"))
+		if (strcmp(f[i].config, x->config))
 			continue;
 		for (int j = 0; j < n; j++) {
 			if (strcmp(f[j].config, "a") || strcmp(f[j].scenario, f[i].scenario) ||
 				strcmp(f[j].panel, f[i].panel))
 				continue;
 			if (!compared++)
-				printf("\ne (vellum on epdrm) against a (vellum on epdfb):\n");
-			printf("e/a %s%s: ", f[i].scenario, on_panel(on, sizeof(on), &f[i]));
+				printf("\n%s (%s) against a (vellum on epdfb):\n", x->config,
+					x->title);
+			printf("%s/a %s%s: ", x->config, f[i].scenario,
+				on_panel(on, sizeof(on), &f[i]));
 			missed += compare("drv/chg", f[i].driven_per_changed,
-				f[j].driven_per_changed, 1, "", DRIVEN_RATIO_MAX);
+				f[j].driven_per_changed, 1, "", x->driven_ratio_max);
 			printf("; ");
 			missed += compare("lat50", f[i].latency_p50, f[j].latency_p50, 0, " ms",
-				LATENCY_RATIO_MAX);
+				x->latency_ratio_max);
+			targets += 2;
+			if (x->usb_bytes_per_changed_max > 0) {
+				printf("; ");
+				missed += compare_usb(&f[i], x->usb_bytes_per_changed_max);
+				targets++;
+			}
 			printf("\n");
 			break;
 		}
 	}
 	if (compared)
-		printf("e/a: %d of %d targets missed in %d scenario%s\n", missed, 2 * compared,
-			compared, compared == 1 ? "" : "s");
+		printf("%s/a: %d of %d targets missed in %d scenario%s\n", x->config, missed,
+			targets, compared, compared == 1 ? "" : "s");
+}
+
+static void
+print_comparisons(const struct figures *f, int n)
+{
+	for (size_t i = 0; i < sizeof(againsts) / sizeof(againsts[0]); i++)
+		print_against(f, n, &againsts[i]);
 }
 
 int
@@ -465,7 +531,8 @@ main(int argc, char **argv)
 	fputs("config,scenario,panel,scale,stack,changes,shown,latency_p50_ms,latency_p99_ms,"
 	      "software_p50_ms,software_p99_ms,pixels_driven,pixels_changed,"
 	      "driven_per_changed,updates,flashes,flashes_per_min,ghost_mean,"
-	      "cpu_ms_per_update,inputs,inked,ink_p50_ms,ink_p99_ms,note\n",
+	      "cpu_ms_per_update,inputs,inked,ink_p50_ms,ink_p99_ms,usb_bytes,"
+	      "usb_bytes_per_changed,note\n",
 		csv);
 	printf("%-6s %-7s %-9s %-28s %9s %7s %7s %7s %7s %8s %6s %7s %6s %7s %7s %7s\n", "config",
 		"panel", "scene", "stack", "shown", "lat50", "lat99", "sw50", "sw99", "drv/chg",

@@ -26,6 +26,9 @@
 #   per update; no pen events
 # e against a: 4 / 5 = 0.80 pixels driven per pixel changed (met: at most
 #   1), 800 / 700 = 1.14 latency (missed: at most 1.10)
+# f: e's run on an IT8951 board over USB, which sent 1200 bytes: f against
+#   a: drv/chg 0.80 (met), latency 1.14 (met: at most 1.20), 1200 bytes /
+#   1000 changed = 1.20 (missed: at most 1)
 #
 #   test_report.sh EPAPER_REPORT TESTDATA_DIR
 set -eu
@@ -41,6 +44,17 @@ grep -qx 'e/a type: drv/chg 4.0 / 5.0 = 0.80 (target <= 1.00, met); lat50 800 / 
 	"$work/table"
 grep -qx 'e/a: 1 of 2 targets missed in 1 scenario' "$work/table"
 grep -q '^a      -       type      vellum + foot ' "$work/table"
+
+"$report" "$work/usb.csv" "$data/a-type" "$data/f-type" >"$work/usb-table"
+cat "$work/usb-table"
+grep -qx 'f/a type: drv/chg 4.0 / 5.0 = 0.80 (target <= 1.00, met); lat50 800 / 700 ms = 1.14 (target <= 1.20, met); USB 1200 bytes / 1000 changed = 1.20 (target <= 1.00, missed)' \
+	"$work/usb-table"
+grep -qx 'f/a: 1 of 3 targets missed in 1 scenario' "$work/usb-table"
+grep -qx 'f,type,,,"vellum it8951 + foot",3,3,800.0,.*,1200,1.20,""' "$work/usb.csv"
+if grep -q '^e/a' "$work/usb-table"; then
+	echo "e was compared without e's run"
+	exit 1
+fi
 
 # two panels, an unnamed one and reader6, in an order that puts reader6's a first
 "$report" "$work/panels.csv" "$data/reader6/a-type" "$data/a-type" "$data/e-type" \
