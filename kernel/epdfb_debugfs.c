@@ -21,11 +21,9 @@
 #include <linux/device.h>
 #include <linux/export.h>
 #include <linux/fs.h>
-#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/string_helpers.h>
 
 #include "epdfb_drv.h"
 
@@ -75,68 +73,21 @@ static const struct file_operations epdfb_panel_fops = {
 	.release = epdfb_panel_release,
 };
 
-/*
- * Updates in flight, an update and its resubmission counted once: queued
- * while the resubmission is (it has not started, the update waits for it),
- * else in flight. A resubmission starts with a start time.
- */
-static unsigned int epdfb_count_in_flight(struct epdfb_par *par)
-{
-	struct epdfb_update *upd;
-	unsigned int n = 0;
-
-	list_for_each_entry(upd, &par->in_flight, node)
-		n += !upd->twin || (!upd->deferred && upd->twin->start_ns);
-	return n;
-}
-
 static int epdfb_stats_show(struct seq_file *m, void *unused)
 {
 	struct epdfb_par *par = m->private;
-	const struct epdfb_stats *s = &par->stats;
-	unsigned int i;
-	u32 rem;
-	u64 ghost;
-	char key[32];
+	char *text;
+	int len;
 
+	/* allocated before the lock: updates wait for it, not for memory */
+	text = kmalloc(EPDFB_STATS_TEXT_LEN, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
 	mutex_lock(&par->lock);
-	seq_printf(m, "updates_submitted: %llu\n", s->updates_submitted);
-	seq_printf(m, "updates_completed: %llu\n", s->updates_completed);
-	seq_printf(m, "updates_merged: %llu\n", s->updates_merged);
-	seq_printf(m, "updates_cancelled: %llu\n", s->updates_cancelled);
-	seq_printf(m, "updates_refused: %llu\n", s->updates_refused);
-	seq_printf(m, "updates_failed: %llu\n", s->updates_failed);
-	seq_printf(m, "capture_errors: %llu\n", s->capture_errors);
-	seq_printf(m, "update_errors: %llu\n", s->update_errors);
-	seq_printf(m, "update_timeouts: %llu\n", s->update_timeouts);
-	seq_printf(m, "temperature_errors: %llu\n", s->temperature_errors);
-	seq_printf(m, "collisions: %llu\n", s->collisions);
-	seq_printf(m, "pixels_driven: %llu\n", s->pixels_driven);
-	seq_printf(m, "flashes: %llu\n", s->flashes);
-	for (i = 0; i < par->ops->n_waveforms; i++) {
-		const struct epdfb_waveform *wf = &par->ops->waveforms[i];
-
-		if (wf->id >= ARRAY_SIZE(s->per_waveform))
-			continue;
-		snprintf(key, sizeof(key), "waveform_%s", wf->name);
-		string_lower(key, key);
-		seq_printf(m, "%s: %llu\n", key, s->per_waveform[wf->id]);
-	}
-	seq_printf(m, "defio_runs: %llu\n", s->defio_runs);
-	seq_printf(m, "defio_pages: %llu\n", s->defio_pages);
-	ghost = div_u64_rem(par->ops->ghost_milli(par), 1000, &rem);
-	seq_printf(m, "ghost_mean: %llu.%03u\n", ghost, rem);
-	seq_printf(m, "temperature: %d\n", par->ambient_temp);
-	seq_printf(m, "power: %s\n", par->powered ? "on" : "off");
-	seq_printf(m, "power_downs: %llu\n", s->power_downs);
-	seq_printf(m, "power_down_ns: %llu\n", par->power_down_ns);
-	seq_printf(m, "in_flight: %u\n", epdfb_count_in_flight(par));
-	seq_printf(m, "queued: %u\n", par->n_queued);
-	seq_printf(m, "queued_limit: %u\n", EPDFB_MAX_QUEUED);
-	seq_printf(m, "held: %u\n", par->held ? 1 : 0);
-	seq_printf(m, "snapshot_bytes: %zu\n", par->snapshot_bytes);
-	seq_printf(m, "snapshot_limit: %zu\n", par->snapshot_limit);
+	len = epdfb_stats_text(par, text, EPDFB_STATS_TEXT_LEN);
 	mutex_unlock(&par->lock);
+	seq_write(m, text, len);
+	kfree(text);
 	return 0;
 }
 
@@ -151,7 +102,7 @@ static ssize_t epdfb_stats_write(struct file *file, const char __user *buf,
 	struct epdfb_par *par = file_inode(file)->i_private;
 
 	mutex_lock(&par->lock);
-	memset(&par->stats, 0, sizeof(par->stats));
+	epdfb_stats_reset(par);
 	mutex_unlock(&par->lock);
 	return count;
 }

@@ -206,6 +206,9 @@ struct epdfb_trace_entry {
 /* Room for any line of the debugfs updates trace, its newline and NUL. */
 #define EPDFB_TRACE_LINE_LEN 320
 
+/* Room for the whole text of the debugfs stats file and its NUL. */
+#define EPDFB_STATS_TEXT_LEN 2048
+
 struct epdfb_done_marker {
 	u32 marker;
 	bool collided;
@@ -506,6 +509,8 @@ const struct epdfb_trace_entry *epdfb_trace_entry(const struct epdfb_par *par,
 						  unsigned int i);
 int epdfb_trace_line(const struct epdfb_par *par,
 		     const struct epdfb_trace_entry *e, char *buf, size_t len);
+int epdfb_stats_text(struct epdfb_par *par, char *buf, size_t size);
+void epdfb_stats_reset(struct epdfb_par *par);
 
 /* epdfb_pixels.c */
 void epdfb_pixels_capture_into(const struct epdfb_par *par,

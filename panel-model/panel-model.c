@@ -277,6 +277,28 @@ vl_panel_model_trace_text(struct vl_panel_model *model)
 	return text;
 }
 
+char *
+vl_panel_model_stats_text(struct vl_panel_model *model)
+{
+	struct epdfb_par *par = &model->par;
+	char *text = malloc(EPDFB_STATS_TEXT_LEN);
+
+	if (!text)
+		return NULL;
+	mutex_lock(&par->lock);
+	epdfb_stats_text(par, text, EPDFB_STATS_TEXT_LEN);
+	mutex_unlock(&par->lock);
+	return text;
+}
+
+void
+vl_panel_model_stats_reset(struct vl_panel_model *model)
+{
+	mutex_lock(&model->par.lock);
+	epdfb_stats_reset(&model->par);
+	mutex_unlock(&model->par.lock);
+}
+
 int
 vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info)
 {

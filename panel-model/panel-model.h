@@ -83,6 +83,13 @@ size_t vl_panel_model_trace(
  * each, written by the driver's own code: malloc'ed, NULL without memory.
  */
 char *vl_panel_model_trace_text(struct vl_panel_model *model);
+/*
+ * The counters as the text of epdfb's debugfs "stats" file, written by the
+ * driver's own code: malloc'ed, NULL without memory.
+ */
+char *vl_panel_model_stats_text(struct vl_panel_model *model);
+/* Zeroes the counters, as writing to epdfb's debugfs "stats" file does. */
+void vl_panel_model_stats_reset(struct vl_panel_model *model);
 /* EPDFB_GET_WAVEFORM: the waveform of info->index; 0, or -EINVAL past the last. */
 int vl_panel_model_waveform(struct vl_panel_model *model, struct epdfb_waveform_info *info);
 /*

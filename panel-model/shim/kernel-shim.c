@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kernel services of kernel-shim.h that need code: the clock,
- * completions and workqueues. A workqueue is one thread that runs its
+ * scnprintf, completions and workqueues. A workqueue is one thread that runs its
  * delayed works in the order they fall due; it blocks every signal, as
  * the compositor's own threads do, so that signals reach its event loop.
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <time.h>
 
 #include "kernel-shim.h"
@@ -26,6 +27,23 @@ ktime_get_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (u64)now.tv_sec * 1000000000ULL + (u64)now.tv_nsec;
+}
+
+int
+scnprintf(char *buf, size_t size, const char *format, ...)
+{
+	va_list args;
+
+	if (size == 0)
+		return 0;
+	va_start(args, format);
+	int n = vsnprintf(buf, size, format, args);
+	va_end(args);
+	if (n < 0) {
+		buf[0] = '\0';
+		return 0;
+	}
+	return (size_t)n < size ? n : (int)(size - 1);
 }
 
 static struct timespec

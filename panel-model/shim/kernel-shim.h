@@ -2,9 +2,9 @@
 /*
  * What epdfb's panel model (kernel/epdfb_queue.c, epdfb_marker.c,
  * epdfb_trace.c, epdfb_sim.c, epdfb_pixels.c, epdfb_check.c) takes from the
- * kernel, in userspace:
- * types, lists, a hash table, locks, completions, a clock in jiffies of a
- * millisecond, delayed work run by a thread, and snprintf. The model's sources build
+ * kernel, in userspace: types, lists, a hash table, locks, completions, a
+ * clock in jiffies of a millisecond, delayed work run by a thread, 64-bit
+ * division, snprintf, scnprintf and string_lower. The model's sources build
  * unchanged against it (the headers in panel-model/shim/linux include
  * this file), so the preview and the driver share one model.
  */
@@ -63,6 +63,31 @@ static inline u64
 div64_u64(u64 dividend, u64 divisor)
 {
 	return dividend / divisor;
+}
+
+static inline u64
+div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
+{
+	*remainder = (u32)(dividend % divisor);
+	return dividend / divisor;
+}
+
+/*
+ * As snprintf, but the length written, not the length wanted: at most
+ * size - 1, 0 when size is 0. Texts built of several pieces add them up
+ * without running past their buffer.
+ */
+int scnprintf(char *buf, size_t size, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ASCII only, as the kernel's; dst may be src. */
+static inline void
+string_lower(char *dst, const char *src)
+{
+	do {
+		char c = *src;
+		*dst++ = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+	} while (*src++);
 }
 
 static inline void *
