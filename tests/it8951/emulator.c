@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "emulator.h"
 
@@ -507,8 +508,13 @@ it8951_emulator_stall(struct it8951_emulator *emu, bool stalled)
 	pthread_mutex_unlock(&emu->lock);
 }
 
-int
-it8951_emulator_show_white(struct it8951_emulator *emu)
+/*
+ * With the lock held: DISPLAY_AREA of the whole panel in GC16, a flashing
+ * one, as the host sends it; its SCSI status, and the marker of the engine
+ * it took.
+ */
+static int
+display_whole_panel(struct it8951_emulator *emu, uint32_t *marker)
 {
 	uint8_t args[VL_IT8951_DISPLAY_ARGS_SIZE];
 
@@ -519,11 +525,62 @@ it8951_emulator_show_white(struct it8951_emulator *emu)
 	vl_it8951_put_be32(args + 16, emu->width);
 	vl_it8951_put_be32(args + 20, emu->height);
 	vl_it8951_put_be32(args + 24, 0);
+	int status = display_area(emu, VL_IT8951_TO_DEVICE, args, sizeof(args));
+	*marker = emu->next_marker;
+	return status;
+}
+
+int
+it8951_emulator_show_white(struct it8951_emulator *emu)
+{
+	uint32_t marker;
+
 	pthread_mutex_lock(&emu->lock);
 	memset(vl_panel_model_pixels(emu->model), 0xff, (size_t)emu->width * emu->height);
-	int status = display_area(emu, VL_IT8951_TO_DEVICE, args, sizeof(args));
+	int status = display_whole_panel(emu, &marker);
 	pthread_mutex_unlock(&emu->lock);
 	return status;
+}
+
+/* Whether an engine still drives the display that took marker, as LUTAFSR tells. */
+static bool
+display_busy(struct it8951_emulator *emu, uint32_t marker)
+{
+	bool busy = false;
+
+	pthread_mutex_lock(&emu->lock);
+	uint32_t engines = busy_engines(emu);
+	for (unsigned int i = 0; i < ENGINES; i++)
+		if (emu->engines[i].marker == marker && (engines & (1u << i)))
+			busy = true;
+	pthread_mutex_unlock(&emu->lock);
+	return busy;
+}
+
+int
+it8951_emulator_flash(struct it8951_emulator *emu, unsigned int timeout_ms)
+{
+	uint32_t marker;
+	struct timespec start, now;
+
+	pthread_mutex_lock(&emu->lock);
+	int status = display_whole_panel(emu, &marker);
+	pthread_mutex_unlock(&emu->lock);
+	if (status != IT8951_STATUS_GOOD)
+		return status;
+	/*
+	 * By the engine, not the model: the display of a stalled controller
+	 * never reaches the model, and is not done either.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (display_busy(emu, marker)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >=
+			(long)timeout_ms)
+			return -ETIMEDOUT;
+		nanosleep(&(struct timespec){.tv_nsec = 5 * 1000 * 1000}, NULL);
+	}
+	return 0;
 }
 
 uint16_t

@@ -52,6 +52,14 @@ uint16_t it8951_emulator_vcom(struct it8951_emulator *emulator);
  * status the board would have answered.
  */
 int it8951_emulator_show_white(struct it8951_emulator *emulator);
+/*
+ * What the host's DISPLAY_AREA of the whole panel in GC16 does: a flashing
+ * display of what the image buffer holds now, which clears the ghosts and
+ * keeps the picture. 0 once the model completed it, the SCSI status the
+ * board would have answered, or -ETIMEDOUT when its engine still drives it
+ * after timeout_ms (a stalled controller's never ends).
+ */
+int it8951_emulator_flash(struct it8951_emulator *emulator, unsigned int timeout_ms);
 /* Bytes the host loaded into image memory, headers included, since creation. */
 uint64_t it8951_emulator_bytes_loaded(struct it8951_emulator *emulator);
 

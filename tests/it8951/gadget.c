@@ -31,6 +31,18 @@
  *   vcom           the VCOM the board holds, in millivolts (0: none set)
  *   bytes          the bytes the host loaded into image memory, headers
  *                  included
+ *   stats          the panel model's counters, as epdfb's debugfs "stats"
+ *                  file has them, then one more line "usb_bytes: N": the
+ *                  bytes carried over the bulk endpoints (CBWs, data phases
+ *                  either way, CSWs) since the start or the last stats-reset
+ *   stats-reset    once the panel model is idle, as settle waits for it,
+ *                  zeroes its counters, as writing to epdfb's "stats" does,
+ *                  and usb_bytes; "ok", or settle's error after 60 s
+ *   flash          a flashing GC16 display of the whole panel with what the
+ *                  image buffer holds, as the host's DISPLAY_AREA of it in
+ *                  mode 2: the picture stays, its ghosts go; "ok" once the
+ *                  model completed it, an error when it still runs after
+ *                  60 s (a stalled controller's never ends)
  *   disconnect     a cable pulled mid-transfer: the next host-to-device data
  *                  phase stops halfway and the gadget exits, which unbinds
  *                  the function from its UDC; "ok"
@@ -106,6 +118,8 @@ struct gadget {
 	pthread_cond_t reset_cond;
 	atomic_bool reset;
 	atomic_bool disconnect;
+	/* the bulk thread counts, the control thread reads and zeroes */
+	_Atomic uint64_t usb_bytes;
 
 	uint8_t *data;
 	size_t data_size;
@@ -245,8 +259,10 @@ transfer(struct gadget *g, int fd, void *buffer, size_t size, bool in)
 		if (atomic_load(&g->reset))
 			return -1;
 		ssize_t n = in ? write(fd, buffer, size) : read(fd, buffer, size);
-		if (n >= 0)
+		if (n >= 0) {
+			atomic_fetch_add(&g->usb_bytes, (uint64_t)n);
 			return n;
+		}
 		if (errno == EINTR && !atomic_load(&g->reset))
 			continue;
 		/*
@@ -615,26 +631,76 @@ control_updates(struct gadget *g, FILE *client, bool clear)
 	free(text);
 }
 
-static void
-control_settle(struct gadget *g, FILE *client, const char *argument)
+/* Whether the panel model became idle (nothing queued or in flight) within seconds. */
+static bool
+wait_idle(struct gadget *g, long seconds)
 {
 	struct vl_panel_model *model = it8951_emulator_model(g->emulator);
-	long seconds = argument ? strtol(argument, NULL, 10) : 60;
 	struct timespec start, now;
 
-	if (seconds <= 0)
-		seconds = 60;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (vl_panel_model_busy(model)) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= seconds) {
-			answer_text(
-				client, "error: the panel is still busy after %ld s\n", seconds);
-			return;
-		}
+		if (now.tv_sec - start.tv_sec >= seconds)
+			return false;
 		nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
 	}
+	return true;
+}
+
+static void
+control_settle(struct gadget *g, FILE *client, const char *argument)
+{
+	long seconds = argument ? strtol(argument, NULL, 10) : 60;
+
+	if (seconds <= 0)
+		seconds = 60;
+	if (wait_idle(g, seconds))
+		answer_text(client, "ok\n");
+	else
+		answer_text(client, "error: the panel is still busy after %ld s\n", seconds);
+}
+
+static void
+control_stats(struct gadget *g, FILE *client)
+{
+	char *text = vl_panel_model_stats_text(it8951_emulator_model(g->emulator));
+
+	if (!text) {
+		answer_text(client, "error: out of memory\n");
+		return;
+	}
+	answer_text(client, "%susb_bytes: %" PRIu64 "\n", text, atomic_load(&g->usb_bytes));
+	free(text);
+}
+
+/*
+ * Once idle, so that no update in flight counts after the reset what it
+ * was before: a benchmark's counts are those of its own updates.
+ */
+static void
+control_stats_reset(struct gadget *g, FILE *client)
+{
+	if (!wait_idle(g, 60)) {
+		answer_text(client, "error: the panel is still busy after 60 s\n");
+		return;
+	}
+	vl_panel_model_stats_reset(it8951_emulator_model(g->emulator));
+	atomic_store(&g->usb_bytes, 0);
 	answer_text(client, "ok\n");
+}
+
+static void
+control_flash(struct gadget *g, FILE *client)
+{
+	int result = it8951_emulator_flash(g->emulator, 60 * 1000);
+
+	if (result == -ETIMEDOUT)
+		answer_text(client, "error: the display still runs after 60 s\n");
+	else if (result != 0)
+		answer_text(client, "error: the board refused the display\n");
+	else
+		answer_text(client, "ok\n");
 }
 
 static void
@@ -667,6 +733,12 @@ control_command(struct gadget *g, FILE *client, char *line)
 		answer_text(client, "%u\n", (unsigned int)it8951_emulator_vcom(g->emulator));
 	} else if (!strcmp(command, "bytes")) {
 		answer_text(client, "%" PRIu64 "\n", it8951_emulator_bytes_loaded(g->emulator));
+	} else if (!strcmp(command, "stats")) {
+		control_stats(g, client);
+	} else if (!strcmp(command, "stats-reset")) {
+		control_stats_reset(g, client);
+	} else if (!strcmp(command, "flash")) {
+		control_flash(g, client);
 	} else if (!strcmp(command, "disconnect")) {
 		atomic_store(&g->disconnect, true);
 		answer_text(client, "ok\n");

@@ -313,6 +313,120 @@ test_overlapping_updates_in_order(void **state)
 	vl_epd_device_unref(dev);
 }
 
+/* The keys of epdfb's debugfs stats file, in its order. */
+static const char *const stats_keys[] = {"updates_submitted", "updates_completed", "updates_merged",
+	"updates_cancelled", "updates_refused", "updates_failed", "capture_errors", "update_errors",
+	"update_timeouts", "temperature_errors", "collisions", "pixels_driven", "flashes",
+	"waveform_init", "waveform_du", "waveform_gc16", "waveform_gc4", "waveform_a2",
+	"waveform_gl16", "defio_runs", "defio_pages", "ghost_mean", "temperature", "power",
+	"power_downs", "power_down_ns", "in_flight", "queued", "queued_limit", "held",
+	"snapshot_bytes", "snapshot_limit"};
+
+/* The model's stats text, its keys checked against the driver's: malloc'ed. */
+static char *
+stats_of(struct emulated_transport *t)
+{
+	char *text = vl_panel_model_stats_text(it8951_emulator_model(t->emulator));
+	const char *line = text;
+
+	assert_non_null(text);
+	for (size_t i = 0; i < sizeof(stats_keys) / sizeof(stats_keys[0]); i++) {
+		size_t length = strlen(stats_keys[i]);
+		if (strncmp(line, stats_keys[i], length) || strncmp(line + length, ": ", 2))
+			fail_msg("line %zu of the stats is \"%.40s\", not %s", i, line,
+				stats_keys[i]);
+		line = strchr(line, '\n');
+		assert_non_null(line);
+		line++;
+	}
+	assert_string_equal(line, "");
+	return text;
+}
+
+/* Whether the stats text has the line "key: value". */
+static bool
+has_stat(const char *text, const char *key, const char *value)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "\n%s: %s\n", key, value);
+	return strstr(text, line) || (!strncmp(text, line + 1, strlen(line + 1)));
+}
+
+static void
+assert_stat(const char *text, const char *key, const char *value)
+{
+	if (!has_stat(text, key, value))
+		fail_msg("no \"%s: %s\" in the stats:\n%s", key, value, text);
+}
+
+static void
+test_stats_and_flash(void **state)
+{
+	struct emulated_transport *t;
+	struct vl_epd_device *dev = open_default(&t);
+	struct vl_panel_model *model = it8951_emulator_model(t->emulator);
+	static uint8_t before[W * H];
+	uint32_t marker;
+	char number[32];
+	(void)state;
+
+	vl_panel_model_stats_reset(model);
+	char *text = stats_of(t);
+	assert_stat(text, "updates_completed", "0");
+	assert_stat(text, "ghost_mean", "0.000");
+	assert_stat(text, "temperature", "25");
+	free(text);
+
+	/* DU leaves a ghost where it drove, 15 levels of each pixel's 255 */
+	fill(dev, 100, 50, 40, 30, 0);
+	assert_int_equal(send(dev, 100, 50, 40, 30, WAVEFORM_MODE_DU, false, &marker), 0);
+	assert_int_equal(dev->impl->wait(dev, marker), 0);
+	text = stats_of(t);
+	assert_stat(text, "updates_submitted", "1");
+	assert_stat(text, "updates_completed", "1");
+	assert_stat(text, "pixels_driven", "1200");
+	assert_stat(text, "flashes", "0");
+	assert_stat(text, "waveform_du", "1");
+	assert_stat(text, "ghost_mean", "0.037");
+	free(text);
+
+	/* the flash shows the image buffer again: the picture stays, the ghost goes */
+	const uint8_t *image = vl_panel_model_pixels(model);
+	memcpy(before, panel_of(t), sizeof(before));
+	assert_area(before, 100, 50, 40, 30, 0);
+	assert_memory_not_equal(before, image, sizeof(before));
+	assert_int_equal(it8951_emulator_flash(t->emulator, 10000), 0);
+	assert_false(vl_panel_model_busy(model));
+	assert_memory_equal(panel_of(t), image, sizeof(before));
+	text = stats_of(t);
+	assert_stat(text, "updates_completed", "2");
+	assert_stat(text, "flashes", "1");
+	assert_stat(text, "waveform_gc16", "1");
+	snprintf(number, sizeof(number), "%u", 1200 + W * H);
+	assert_stat(text, "pixels_driven", number);
+	assert_stat(text, "ghost_mean", "0.000");
+	free(text);
+
+	/* counts go, what the panel is now stays */
+	vl_panel_model_stats_reset(model);
+	text = stats_of(t);
+	assert_stat(text, "updates_submitted", "0");
+	assert_stat(text, "updates_completed", "0");
+	assert_stat(text, "pixels_driven", "0");
+	assert_stat(text, "flashes", "0");
+	assert_stat(text, "waveform_gc16", "0");
+	assert_stat(text, "temperature", "25");
+	assert_stat(text, "queued_limit", "64");
+	free(text);
+
+	/* a stalled controller's flash never ends */
+	it8951_emulator_stall(t->emulator, true);
+	assert_int_equal(it8951_emulator_flash(t->emulator, 50), -ETIMEDOUT);
+	it8951_emulator_stall(t->emulator, false);
+	vl_epd_device_unref(dev);
+}
+
 static void
 test_vcom(void **state)
 {
@@ -414,6 +528,7 @@ main(void)
 		cmocka_unit_test(test_large_update_is_split),
 		cmocka_unit_test(test_modes_as_the_controller_numbers_them),
 		cmocka_unit_test(test_overlapping_updates_in_order),
+		cmocka_unit_test(test_stats_and_flash),
 		cmocka_unit_test(test_vcom),
 		cmocka_unit_test(test_not_an_it8951),
 		cmocka_unit_test(test_refused_mode_is_permanent),

@@ -3,8 +3,9 @@
 # The emulated IT8951 board on the VM's USB stack (usb-board), driven with
 # Debian's sg3-utils through usb-storage and sg as a real board is: it
 # appears as /dev/sgN and identifies as the board, answers GET_SYS with its
-# size, shows a loaded and displayed black square, rejects bad commands
-# with CHECK CONDITION and answers on, reports no medium to TEST UNIT READY,
+# size, shows a loaded and displayed black square, counts it in the panel
+# model's stats and the bytes on the bus, flashes the panel keeping its
+# picture, rejects bad commands with CHECK CONDITION and answers on, reports no medium to TEST UNIT READY,
 # goes away when unplugged, and leaves no gadget behind. Run as root in the
 # VM (tools/vmtest), built as build/tests/it8951/test_it8951_usb beside
 # it8951-gadget. Prints TAP.
@@ -62,6 +63,24 @@ same() {
 
 board() {
 	"$usb_board" send "$state" "$@"
+}
+
+# stat_of FILE KEY: KEY's value in FILE, an answer of the board's stats command
+stat_of() {
+	sed -n "s/^$2: //p" "$1"
+}
+
+# delta BEFORE AFTER KEY: how much KEY grew from one stats answer to the next
+delta() {
+	echo $(($(stat_of "$2" "$3") - $(stat_of "$1" "$3")))
+}
+
+# stats_have FILE: the counters the benchmark reads are there, numbers each
+stats_have() {
+	local key
+	for key in updates_completed pixels_driven flashes usb_bytes; do
+		[[ $(stat_of "$1" "$key") =~ ^[0-9]+$ ]] || return 1
+	done
 }
 
 # The vendor command's CDB: opcode 0xfe, the command in byte 6.
@@ -134,6 +153,14 @@ fi
 # the image buffer's address, as the host learns it
 image_buffer=$(word "$scratch/sys.bin" 7)
 
+board stats >"$scratch/stats0.txt"
+# the host's INQUIRY and GET_SYS went over the bus already
+if stats_have "$scratch/stats0.txt" && [ "$(stat_of "$scratch/stats0.txt" usb_bytes)" -gt 112 ]; then
+	ok "stats: the model's counters and the bytes on the bus"
+else
+	not_ok "stats: the model's counters and the bytes on the bus" "$(cat "$scratch/stats0.txt")"
+fi
+
 # A black square, loaded and displayed with GC16 (mode 2).
 x=200 y=120 side=96
 {
@@ -179,6 +206,52 @@ if grep -q "left=$x top=$y width=$side height=$side waveform=GC16" "$scratch/upd
 	ok "the trace has the display"
 else
 	not_ok "the trace has the display" "$(cat "$scratch/updates.txt")"
+fi
+
+# The load and the display in the stats: one update more, its pixels
+# driven, a flash (GC16), and on the bus at least their data, CBWs and CSWs.
+board stats >"$scratch/stats1.txt"
+if stats_have "$scratch/stats1.txt" &&
+	[ "$(delta "$scratch/stats0.txt" "$scratch/stats1.txt" updates_completed)" -eq 1 ] &&
+	[ "$(delta "$scratch/stats0.txt" "$scratch/stats1.txt" pixels_driven)" -eq $((side * side)) ] &&
+	[ "$(delta "$scratch/stats0.txt" "$scratch/stats1.txt" flashes)" -eq 1 ] &&
+	[ "$(delta "$scratch/stats0.txt" "$scratch/stats1.txt" usb_bytes)" -ge \
+		$((20 + side * side + 28 + 2 * (31 + 13))) ]; then
+	ok "stats count the load and the display"
+else
+	not_ok "stats count the load and the display" "before:" "$(cat "$scratch/stats0.txt")" \
+		"after:" "$(cat "$scratch/stats1.txt")"
+fi
+
+# flash: a GC16 of the whole panel with what the image buffer holds, the
+# picture the same after it
+if [ "$(board flash)" = ok ] && board panel >"$scratch/flashed.pgm" &&
+	same "$scratch/expected.pgm" "$scratch/flashed.pgm"; then
+	ok "flash keeps the panel's picture"
+else
+	not_ok "flash keeps the panel's picture" "the first differing bytes:" \
+		"$(cmp -l "$scratch/expected.pgm" "$scratch/flashed.pgm" 2>&1 | head -n 5)"
+fi
+board stats >"$scratch/stats2.txt"
+if [ "$(delta "$scratch/stats1.txt" "$scratch/stats2.txt" flashes)" -eq 1 ] &&
+	[ "$(delta "$scratch/stats1.txt" "$scratch/stats2.txt" updates_completed)" -eq 1 ] &&
+	[ "$(delta "$scratch/stats1.txt" "$scratch/stats2.txt" pixels_driven)" -eq $((width * height)) ]; then
+	ok "flash counts one flash of the whole panel"
+else
+	not_ok "flash counts one flash of the whole panel" "before:" "$(cat "$scratch/stats1.txt")" \
+		"after:" "$(cat "$scratch/stats2.txt")"
+fi
+
+# stats-reset: the counters zeroed; on the bus, at most what the host
+# polled since
+if [ "$(board stats-reset)" = ok ] && board stats >"$scratch/stats3.txt" &&
+	stats_have "$scratch/stats3.txt" && [ "$(stat_of "$scratch/stats3.txt" updates_completed)" -eq 0 ] &&
+	[ "$(stat_of "$scratch/stats3.txt" pixels_driven)" -eq 0 ] &&
+	[ "$(stat_of "$scratch/stats3.txt" flashes)" -eq 0 ] &&
+	[ "$(stat_of "$scratch/stats3.txt" usb_bytes)" -lt 1024 ]; then
+	ok "stats-reset zeroes the counters and the bytes on the bus"
+else
+	not_ok "stats-reset zeroes the counters and the bytes on the bus" "$(cat "$scratch/stats3.txt")"
 fi
 
 # Bad input: each is refused, and the board answers on.
