@@ -9,6 +9,11 @@
  * update completes when every engine is idle. An update over an area still
  * being driven waits for it, as the controller has no collision handling
  * the host can rely on.
+ *
+ * Every read of the busy bits is a command on the link that loads pixels
+ * (48 bytes over USB): the threads that wait share one read per poll
+ * interval, and none is made before an update may have ended, going by how
+ * long the last update of its mode took.
  */
 #include <epdfb.h>
 #include <errno.h>
@@ -28,8 +33,10 @@
 #include "it8951.h"
 
 #define ENGINES 16
-/* How often the busy bits are read while something is in flight. */
+/* How often the busy bits are read while an update may be ending. */
 #define POLL_MS 5
+/* Modes whose durations are remembered: the controller reports at most 8. */
+#define MODES_SEEN 16
 /* The slowest waveform at the coldest temperature is below 10 s: this is a stuck controller. */
 #define STUCK_MS 30000
 
@@ -37,6 +44,7 @@ struct in_flight {
 	uint32_t marker;
 	struct vl_epd_rect rect;
 	int engine; /* -1: done when every engine is idle */
+	uint32_t mode;
 	bool done;
 	struct timespec started;
 };
@@ -54,6 +62,16 @@ struct it8951_device {
 	struct in_flight in_flight[ENGINES];
 	size_t n_in_flight;
 	bool cancelled, gone;
+	/* the busy bits' reads: one at a time, one a poll interval */
+	bool reading;
+	struct timespec last_read;
+	/*
+	 * How long the last update of each mode took, as seen (0: none yet).
+	 * A later read waits for an eighth less, and two poll intervals: a
+	 * warmer panel's shorter waveform is seen a little late, and what is
+	 * seen then is remembered.
+	 */
+	uint32_t seen_ms[MODES_SEEN];
 	uint8_t *scratch; /* one transfer, under command_lock */
 	uint64_t bytes_sent;
 	int uevent_fd;
@@ -101,41 +119,81 @@ device_error(struct it8951_device *it, int error)
 	return key == 0x5 ? EINVAL : key == 0x2 ? EBUSY : EIO;
 }
 
-/* Reads the busy bits and marks what completed. */
+/*
+ * With the lock held: in how many ms an update in flight may have ended, 0
+ * when one may have now (or its mode has no duration seen yet), POLL_MS
+ * when none is running.
+ */
+static uint64_t
+read_due_in_ms(const struct it8951_device *it)
+{
+	uint64_t due = POLL_MS;
+	bool running = false;
+
+	for (size_t i = 0; i < it->n_in_flight; i++) {
+		const struct in_flight *f = &it->in_flight[i];
+		if (f->done)
+			continue;
+		uint32_t seen = f->mode < MODES_SEEN ? it->seen_ms[f->mode] : 0;
+		uint64_t expected =
+			seen > seen / 8 + 2 * POLL_MS ? seen - seen / 8 - 2 * POLL_MS : 0;
+		uint64_t elapsed = ms_since(&f->started);
+		uint64_t left = elapsed < expected ? expected - elapsed : 0;
+		due = running && due < left ? due : left;
+		running = true;
+	}
+	return due;
+}
+
+/* Reads the busy bits, when a read is due and no other thread's is, and marks what completed. */
 static void
 poll_engines(struct it8951_device *it)
 {
 	uint32_t busy;
 
+	pthread_mutex_lock(&it->lock);
+	bool due = !it->reading && ms_since(&it->last_read) >= POLL_MS && read_due_in_ms(it) == 0;
+	it->reading |= due;
+	pthread_mutex_unlock(&it->lock);
+	if (!due)
+		return;
 	pthread_mutex_lock(&it->command_lock);
 	int error = vl_it8951_read_register(it->transport, VL_IT8951_REG_LUTAFSR, &busy);
 	pthread_mutex_unlock(&it->command_lock);
-	if (error) {
-		device_error(it, error);
-		return;
-	}
 	pthread_mutex_lock(&it->lock);
-	for (size_t i = 0; i < it->n_in_flight; i++) {
+	it->reading = false;
+	clock_gettime(CLOCK_MONOTONIC, &it->last_read);
+	for (size_t i = 0; !error && i < it->n_in_flight; i++) {
 		struct in_flight *f = &it->in_flight[i];
-		if (f->engine >= 0 ? !(busy & (1u << f->engine)) : busy == 0)
-			f->done = true;
+		if (f->done || (f->engine >= 0 ? busy & (1u << f->engine) : busy != 0))
+			continue;
+		f->done = true;
+		if (f->mode < MODES_SEEN)
+			it->seen_ms[f->mode] = (uint32_t)ms_since(&f->started);
 	}
 	pthread_cond_broadcast(&it->changed);
 	pthread_mutex_unlock(&it->lock);
+	if (error)
+		device_error(it, error);
 }
 
+/* Until the next read may be due, or something changed. */
 static void
 sleep_poll(struct it8951_device *it)
 {
 	struct timespec deadline;
 
+	pthread_mutex_lock(&it->lock);
+	uint64_t ms = read_due_in_ms(it);
+	if (ms < POLL_MS)
+		ms = POLL_MS;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_nsec += POLL_MS * 1000000L;
+	deadline.tv_sec += (time_t)(ms / 1000);
+	deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
 	if (deadline.tv_nsec >= 1000000000L) {
 		deadline.tv_sec++;
 		deadline.tv_nsec -= 1000000000L;
 	}
-	pthread_mutex_lock(&it->lock);
 	if (!it->cancelled && !it->gone)
 		pthread_cond_timedwait(&it->changed, &it->lock, &deadline);
 	pthread_mutex_unlock(&it->lock);
@@ -260,8 +318,15 @@ it8951_submit(struct vl_epd_device *dev, const struct vl_epd_update *update)
 	}
 	pthread_mutex_lock(&it->lock);
 	struct in_flight *f = &it->in_flight[it->n_in_flight++];
-	*f = (struct in_flight){.marker = update->marker, .rect = update->rect, .engine = engine};
+	*f = (struct in_flight){
+		.marker = update->marker,
+		.rect = update->rect,
+		.engine = engine,
+		.mode = mode_of(it, update),
+	};
 	clock_gettime(CLOCK_MONOTONIC, &f->started);
+	/* a thread that sleeps until another update's end may have to read before */
+	pthread_cond_broadcast(&it->changed);
 	pthread_mutex_unlock(&it->lock);
 	return true;
 }

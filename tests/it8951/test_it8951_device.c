@@ -36,6 +36,7 @@ struct emulated_transport {
 	bool garbage;      /* answers GET_SYS with noise */
 	size_t largest;    /* the largest data phase sent */
 	unsigned int loads;
+	unsigned int register_reads;
 };
 
 static int
@@ -50,6 +51,8 @@ emulated_command(struct vl_it8951_transport *transport, const uint8_t *cdb,
 		t->largest = length;
 	if (cdb[0] == VL_IT8951_VENDOR_COMMAND && cdb[6] == VL_IT8951_LOAD_AREA)
 		t->loads++;
+	if (cdb[0] == VL_IT8951_VENDOR_COMMAND && cdb[6] == VL_IT8951_READ_REG)
+		t->register_reads++;
 	size_t size = length;
 	int status = it8951_emulator_command(
 		t->emulator, cdb, VL_IT8951_CDB_SIZE, direction, data, &size);
@@ -427,6 +430,45 @@ test_stats_and_flash(void **state)
 	vl_epd_device_unref(dev);
 }
 
+/*
+ * The busy bits are read over the link that loads pixels: once an update
+ * of a mode was seen to end, the next one's are not read until it may
+ * end. At real speed (time_scale 100) a GL16 update lasts 450 ms.
+ */
+static void
+test_busy_bits_read_when_an_update_may_end(void **state)
+{
+	struct it8951_emulator_options options = {
+		.width = W, .height = H, .time_scale = 100, .vcom_mv = 1500};
+	struct emulated_transport *t = calloc(1, sizeof(*t));
+	char error[512];
+	unsigned int reads[2];
+	uint32_t marker;
+	(void)state;
+
+	assert_non_null(t);
+	t->emulator = it8951_emulator_create(&options, error, sizeof(error));
+	assert_non_null(t->emulator);
+	t->base.command = emulated_command;
+	t->base.destroy = emulated_destroy;
+	struct vl_epd_device *dev = open_board(t, 0, error, sizeof(error));
+	if (!dev)
+		fail_msg("%s", error);
+	for (int i = 0; i < 2; i++) {
+		fill(dev, 10, 10, 20, 20, i ? 0xff : 0);
+		assert_int_equal(send(dev, 10, 10, 20, 20, WAVEFORM_MODE_GL16, false, &marker), 0);
+		t->register_reads = 0;
+		assert_int_equal(dev->impl->wait(dev, marker), 0);
+		reads[i] = t->register_reads;
+	}
+	assert_area(panel_of(t), 10, 10, 20, 20, 0xff);
+	/* the first: every 5 ms of its 450; the second: from 60 ms before its end */
+	if (reads[1] > 20 || reads[0] <= reads[1])
+		fail_msg("%u reads of the busy bits for the first update, %u for the second",
+			reads[0], reads[1]);
+	vl_epd_device_unref(dev);
+}
+
 static void
 test_vcom(void **state)
 {
@@ -529,6 +571,7 @@ main(void)
 		cmocka_unit_test(test_modes_as_the_controller_numbers_them),
 		cmocka_unit_test(test_overlapping_updates_in_order),
 		cmocka_unit_test(test_stats_and_flash),
+		cmocka_unit_test(test_busy_bits_read_when_an_update_may_end),
 		cmocka_unit_test(test_vcom),
 		cmocka_unit_test(test_not_an_it8951),
 		cmocka_unit_test(test_refused_mode_is_permanent),
