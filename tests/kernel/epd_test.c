@@ -1041,6 +1041,8 @@ epd_stats_snapshot(struct epd *d)
 	char path[EPD_DBG_PATH_SIZE];
 	char *data;
 
+	if (d->board[0])
+		return epd_board_query(d, "stats", NULL);
 	snprintf(path, sizeof(path), "%s/stats", d->dbgdir);
 	data = epd_read_file(path, NULL);
 	REQUIRE_MSG(data, "read %s: %s", path, strerror(errno));
@@ -1123,6 +1125,11 @@ epd_stats_reset(struct epd *d)
 	 * An update submitted before the reset and completed after it would
 	 * count as completed but not as submitted.
 	 */
+	if (d->board[0]) {
+		/* the board settles its panel model first itself */
+		free(epd_board_query(d, "stats-reset", NULL));
+		return;
+	}
 	epd_settle(d);
 	snprintf(path, sizeof(path), "%s/stats", d->dbgdir);
 	REQUIRE_RC(epd_write_file(path, "0\n"), 0);

@@ -45,8 +45,9 @@ struct epd {
 	uint8_t *model;
 	/*
 	 * An emulated IT8951 board's state directory (tests/it8951/usb-board),
-	 * empty for the drivers: the panel, its updates and its settling then
-	 * come through the board's control socket instead of debugfs.
+	 * empty for the drivers: the panel, its updates, its counters and its
+	 * settling then come through the board's control socket instead of
+	 * debugfs.
 	 */
 	char board[80];
 };

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * The benchmark's hands on the simulated panel, on epdfb or epdrm, whichever
- * is loaded (bench_panel.h):
+ * is loaded, or on an emulated IT8951 board (bench_panel.h):
  *
  *   epaper_panel clear auto|region    a white, ghost-free panel (a flashing
  *                                     GC16 of all of it), then the deferred IO
  *                                     mode, zeroed counters and an empty trace;
  *                                     on epdrm a white frame committed through
- *                                     KMS, region only (its mode)
+ *                                     KMS, region only (its mode); on an
+ *                                     emulated IT8951 board (EPAPER_BOARD)
+ *                                     the board's own white, region only
  *   epaper_panel reset                zeroed counters and an empty trace
  *   epaper_panel flash                a flashing GC16 of all of the panel with
  *                                     what the framebuffer holds (ghosts gone,
@@ -15,7 +17,8 @@
  *                                     goes on unaware), then reset; on epdrm a
  *                                     commit of the plane as it is, through
  *                                     the display stack's own file (see
- *                                     flash_drm)
+ *                                     flash_drm); on the board a GC16 of
+ *                                     what its image buffer holds
  *   epaper_panel settle QUIET_MS TIMEOUT_S
  *                                     waits until nothing is in flight or
  *                                     queued and no update was submitted or
@@ -222,7 +225,11 @@ main(int argc, char **argv)
 		bool automatic = !strcmp(argv[2], "auto");
 
 		bench_panel_attach(d);
-		if (bench_panel_is_drm(d)) {
+		if (bench_panel_is_board(d)) {
+			REQUIRE_MSG(!automatic, "the IT8951 has no AUTOMATIC mode: it has no "
+						"framebuffer a stack could write into");
+			vellum_panel_clear(d);
+		} else if (bench_panel_is_drm(d)) {
 			REQUIRE_MSG(!automatic,
 				"epdrm has no AUTOMATIC mode: its commits say what changed");
 			vellum_panel_clear(d);
@@ -244,7 +251,9 @@ main(int argc, char **argv)
 		reset(d);
 	} else if (!strcmp(command, "flash") && argc == 2) {
 		bench_panel_attach(d);
-		if (bench_panel_is_drm(d))
+		if (bench_panel_is_board(d))
+			free(epd_board_query(d, "flash", NULL));
+		else if (bench_panel_is_drm(d))
 			flash_drm(d);
 		else
 			epd_show(d, 0, 0, d->width, d->height, WAVEFORM_MODE_GC16, UPDATE_MODE_FULL,
