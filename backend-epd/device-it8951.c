@@ -67,9 +67,9 @@ struct it8951_device {
 	struct timespec last_read;
 	/*
 	 * How long the last update of each mode took, as seen (0: none yet).
-	 * A later read waits for an eighth less, and two poll intervals: a
-	 * warmer panel's shorter waveform is seen a little late, and what is
-	 * seen then is remembered.
+	 * A later update's reads start a 32nd and a poll interval before
+	 * that: a warmer panel's shorter waveform is seen a little late, and
+	 * what is seen then is remembered.
 	 */
 	uint32_t seen_ms[MODES_SEEN];
 	uint8_t *scratch; /* one transfer, under command_lock */
@@ -135,8 +135,7 @@ read_due_in_ms(const struct it8951_device *it)
 		if (f->done)
 			continue;
 		uint32_t seen = f->mode < MODES_SEEN ? it->seen_ms[f->mode] : 0;
-		uint64_t expected =
-			seen > seen / 8 + 2 * POLL_MS ? seen - seen / 8 - 2 * POLL_MS : 0;
+		uint64_t expected = seen > seen / 32 + POLL_MS ? seen - seen / 32 - POLL_MS : 0;
 		uint64_t elapsed = ms_since(&f->started);
 		uint64_t left = elapsed < expected ? expected - elapsed : 0;
 		due = running && due < left ? due : left;
