@@ -78,11 +78,12 @@ emulated_destroy(struct vl_it8951_transport *transport)
 	free(t);
 }
 
+/* A board whose waveforms take time_scale percent of their real durations. */
 static struct emulated_transport *
-emulated_board(uint16_t board_vcom)
+emulated_board_timed(uint16_t board_vcom, uint32_t time_scale)
 {
 	struct it8951_emulator_options options = {
-		.width = W, .height = H, .time_scale = 10, .vcom_mv = board_vcom};
+		.width = W, .height = H, .time_scale = time_scale, .vcom_mv = board_vcom};
 	struct emulated_transport *t = calloc(1, sizeof(*t));
 	char error[128];
 
@@ -92,6 +93,12 @@ emulated_board(uint16_t board_vcom)
 	t->base.command = emulated_command;
 	t->base.destroy = emulated_destroy;
 	return t;
+}
+
+static struct emulated_transport *
+emulated_board(uint16_t board_vcom)
+{
+	return emulated_board_timed(board_vcom, 10);
 }
 
 static struct vl_epd_device *
@@ -438,19 +445,12 @@ test_stats_and_flash(void **state)
 static void
 test_busy_bits_read_when_an_update_may_end(void **state)
 {
-	struct it8951_emulator_options options = {
-		.width = W, .height = H, .time_scale = 100, .vcom_mv = 1500};
-	struct emulated_transport *t = calloc(1, sizeof(*t));
+	struct emulated_transport *t = emulated_board_timed(1500, 100);
 	char error[512];
 	unsigned int reads[2];
 	uint32_t marker;
 	(void)state;
 
-	assert_non_null(t);
-	t->emulator = it8951_emulator_create(&options, error, sizeof(error));
-	assert_non_null(t->emulator);
-	t->base.command = emulated_command;
-	t->base.destroy = emulated_destroy;
 	struct vl_epd_device *dev = open_board(t, 0, error, sizeof(error));
 	if (!dev)
 		fail_msg("%s", error);
