@@ -568,8 +568,12 @@ vl_epd_it8951_open_transport(struct vl_it8951_transport *transport, const char *
 	dev->impl = &it8951_impl;
 	dev->has_update_ioctls = true;
 	dev->group_max = 1;
-	/* an engine each, less a margin for another program's displays */
-	dev->max_in_flight = ENGINES - 2;
+	/*
+	 * No depth for the backend to keep under: submit waits for a free
+	 * engine and area itself, and the backend keeps a whole flush's room
+	 * under a depth, which 16 engines would not leave beside one update.
+	 */
+	dev->max_in_flight = 0;
 	default_map(&dev->waveform_map, it->info.modes);
 	dev->own_waveform_map = true;
 	vl_epd_waveform_table_from_map(&dev->waveforms, &dev->waveform_map);

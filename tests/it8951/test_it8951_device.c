@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h"
 #include "device.h"
 #include "emulator.h"
 #include "panel-model.h"
@@ -198,6 +199,12 @@ test_open_reads_the_board(void **state)
 				 VL_EPD_MODE_QUALITY, VL_EPD_DITHER_AUTO)
 				 .waveform,
 		WAVEFORM_MODE_GL16);
+	/*
+	 * submit waits for an engine itself; a depth under a flush's 16
+	 * updates and one in flight would make the backend hold every frame
+	 * while the panel shows anything: typing one key at a time
+	 */
+	assert_true(dev->max_in_flight == 0 || dev->max_in_flight > VL_EPD_MAX_UPDATES_PER_FLUSH);
 	char error[256];
 	assert_true(vl_epd_device_check(dev, error, sizeof(error)));
 	assert_int_equal(it8951_emulator_vcom(t->emulator), 1500);
