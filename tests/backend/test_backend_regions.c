@@ -303,6 +303,10 @@ test_commit_shown_when_every_area_is(void **state)
 	vl_epd_memory_hold(f.device, false);
 	assert_true(scene_harness_run_until(&f.h, &both.done));
 	assert_true(both.settled);
+	/* completions are reported as each wait returns: an earlier one's may come a moment later
+	 */
+	assert_true(scene_harness_run_until(&f.h, &busy[0].done));
+	assert_true(scene_harness_run_until(&f.h, &busy[1].done));
 	assert_true(busy[0].settled && busy[1].settled);
 	assert_true(free_area.done && free_area.settled);
 	assert_string_equal(free_area.waveform, "DU");
