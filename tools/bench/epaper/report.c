@@ -244,18 +244,6 @@ input_to_ink(struct figures *f, const struct times *inputs, const struct epd_tra
 	free(ink);
 }
 
-/* A counter only some panels have (the board's usb_bytes): -1 without it. */
-static long long
-optional_stat(const char *stats, const char *key)
-{
-	size_t length = strlen(key);
-
-	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line)
-		if (!strncmp(line, key, length) && line[length] == ':')
-			return epd_snapshot_stat(stats, key);
-	return -1;
-}
-
 static void
 compute(const char *dir, struct figures *f)
 {
@@ -280,7 +268,8 @@ compute(const char *dir, struct figures *f)
 	f->updates = epd_snapshot_stat(stats, "updates_completed");
 	f->flashes = epd_snapshot_stat(stats, "flashes");
 	f->driven = epd_snapshot_stat(stats, "pixels_driven");
-	f->usb_bytes = optional_stat(stats, "usb_bytes");
+	/* the board's only: -1 elsewhere */
+	f->usb_bytes = epd_snapshot_stat_or(stats, "usb_bytes", -1);
 	free(stats);
 	f->ghost_mean = epd_stat_f(&fake, "ghost_mean");
 
