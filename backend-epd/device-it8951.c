@@ -127,8 +127,7 @@ device_error(struct it8951_device *it, int error)
 static uint64_t
 read_due_in_ms(const struct it8951_device *it)
 {
-	uint64_t due = POLL_MS;
-	bool running = false;
+	uint64_t due = UINT64_MAX;
 
 	for (size_t i = 0; i < it->n_in_flight; i++) {
 		const struct in_flight *f = &it->in_flight[i];
@@ -138,10 +137,10 @@ read_due_in_ms(const struct it8951_device *it)
 		uint64_t expected = seen > seen / 32 + POLL_MS ? seen - seen / 32 - POLL_MS : 0;
 		uint64_t elapsed = ms_since(&f->started);
 		uint64_t left = elapsed < expected ? expected - elapsed : 0;
-		due = running && due < left ? due : left;
-		running = true;
+		if (left < due)
+			due = left;
 	}
-	return due;
+	return due == UINT64_MAX ? POLL_MS : due;
 }
 
 /* Reads the busy bits, when a read is due and no other thread's is, and marks what completed. */
