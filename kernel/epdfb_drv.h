@@ -151,6 +151,9 @@ static inline size_t epdfb_update_stride(u32 panel_width,
  * @show: drive the panel to the update's pixels; returns pixels driven
  * @read_panel: copy what the panel physically shows, one byte per pixel
  * @ghost_milli: mean residual image over the panel, in 1/1000 gray level
+ * @ghost_span: whether row @y has pixels whose residual image is at least
+ *	@min gray levels, and the first and last of them; NULL if the panel
+ *	cannot tell
  * @retarget: the update driving the pixel at offset @i toward @to with
  *	@wf, @progress (in 1/256) of the way, is cut off there, for another
  *	to drive the pixel from the state it is in; NULL if the panel cannot
@@ -165,6 +168,8 @@ struct epdfb_panel_ops {
 		    const struct epdfb_waveform *wf);
 	void (*read_panel)(struct epdfb_par *par, u8 *dst);
 	u64 (*ghost_milli)(struct epdfb_par *par);
+	bool (*ghost_span)(struct epdfb_par *par, u32 y, u32 min, u32 *first,
+			   u32 *last);
 	void (*retarget)(struct epdfb_par *par, size_t i, u8 to, u32 progress,
 			 const struct epdfb_waveform *wf);
 };
@@ -236,6 +241,9 @@ struct epdfb_done_marker {
  * @n_queued: entries in @queue, at most EPDFB_MAX_QUEUED
  * @held: an automatic update waiting for room in the full @queue; later
  *	bands merge into it
+ * @unshown: bounds of the pixels of updates that failed, which the panel
+ *	lacks whatever @screen holds (width 0: none); a front end that sends
+ *	only pixels that changed sends these again
  * @submit_seq: number of the last update accepted
  * @snapshot_bytes: pixels held by queued SNAPSHOT updates
  * @snapshot_limit: most @snapshot_bytes may reach
@@ -314,6 +322,7 @@ struct epdfb_par {
 	struct list_head queue;
 	unsigned int n_queued;
 	struct epdfb_update *held;
+	struct mxcfb_rect unshown;
 	u64 submit_seq;
 	size_t snapshot_bytes;
 	size_t snapshot_limit;

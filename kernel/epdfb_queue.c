@@ -231,6 +231,10 @@ static void epdfb_update_complete(struct epdfb_par *par,
 	if (upd->failed) {
 		/* The panel keeps its pixels; the markers' waiters learn it. */
 		par->stats.updates_failed++;
+		if (par->unshown.width)
+			epdfb_rect_union(&par->unshown, &upd->rect);
+		else
+			par->unshown = upd->rect;
 		epdfb_update_release(par, upd);
 		epdfb_update_retire(par, upd);
 		return;

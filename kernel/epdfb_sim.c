@@ -206,6 +206,24 @@ static u64 epdfb_sim_ghost_milli(struct epdfb_par *par)
 			 (u64)par->width * par->height);
 }
 
+static bool epdfb_sim_ghost_span(struct epdfb_par *par, u32 y, u32 min,
+				 u32 *first, u32 *last)
+{
+	struct epdfb_sim *sim = par->panel;
+	const u8 *row = sim->ghost + (size_t)y * par->width;
+	u32 x, left = par->width, right = 0;
+
+	for (x = 0; x < par->width; x++) {
+		if (row[x] < min)
+			continue;
+		left = min(left, x);
+		right = x;
+	}
+	*first = left;
+	*last = right;
+	return left < par->width;
+}
+
 const struct epdfb_panel_ops epdfb_sim_ops = {
 	.waveforms = epdfb_sim_waveforms,
 	.n_waveforms = ARRAY_SIZE(epdfb_sim_waveforms),
@@ -215,6 +233,7 @@ const struct epdfb_panel_ops epdfb_sim_ops = {
 	.show = epdfb_sim_show,
 	.read_panel = epdfb_sim_read_panel,
 	.ghost_milli = epdfb_sim_ghost_milli,
+	.ghost_span = epdfb_sim_ghost_span,
 	.retarget = epdfb_sim_retarget,
 };
 EXPORT_SYMBOL_NS_GPL(epdfb_sim_ops, EPDPANEL);

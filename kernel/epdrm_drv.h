@@ -15,9 +15,14 @@
 #include <drm/drm_modes.h>
 #include <drm/drm_plane.h>
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/workqueue.h>
 
 #include "epdfb_drv.h"
+
+/* The mode's refresh rate, in Hz. */
+#define EPDRM_REFRESH_HZ	60
 
 /**
  * struct epdrm_device - one panel
@@ -37,6 +42,15 @@
  * @next_marker: the last marker given to a commit's updates
  * @fbdev_users: programs holding /dev/fbN open, and fbcon if bound to it
  * @fbdev_funcs: the emulation's helper functions, its probe epdrm's
+ * @vblank_timer: ticks at the mode's rate while vblank is on
+ * @vblank_period: its period
+ * @master_epoch: counts the programs that became DRM master; plane
+ *	states whose EPD_* properties were set under an earlier one read as
+ *	the defaults
+ * @master_sets_full: the present master has set EPD_FULL, to either
+ *	value: it knows how to flash and cleans the panel's ghosts itself
+ * @cleanup_work: the flash over the ghosts left behind, once the panel
+ *	has been idle for cleanup_delay_ms
  */
 struct epdrm_device {
 	struct drm_device drm;
@@ -53,12 +67,18 @@ struct epdrm_device {
 	atomic_t next_marker;
 	atomic_t fbdev_users;
 	struct drm_fb_helper_funcs fbdev_funcs;
+	struct hrtimer vblank_timer;
+	ktime_t vblank_period;
+	atomic_t master_epoch;
+	bool master_sets_full;
+	struct delayed_work cleanup_work;
 };
 
 /**
  * struct epdrm_plane_state - the primary plane's state
  * @base: the shadow plane state, which maps the framebuffer for the CPU
  * @waveform: EPD_WAVEFORM: WAVEFORM_MODE_AUTO or a waveform of the panel
+ * @epoch: the master_epoch under which @waveform and @full were set
  * @full: EPD_FULL: a flashing full refresh of the commit's damage
  * @settle_fence_ptr: EPD_SETTLE_FENCE_PTR: where the commit's settle fence
  *	fd goes; 0 for none. Like OUT_FENCE_PTR, it holds for one commit.
@@ -71,6 +91,7 @@ struct epdrm_device {
 struct epdrm_plane_state {
 	struct drm_shadow_plane_state base;
 	u32 waveform;
+	int epoch;
 	bool full;
 	u64 settle_fence_ptr;
 	struct dma_fence *settle;
@@ -100,6 +121,19 @@ int epdrm_kms_init(struct epdrm_device *epd);
 
 void epdrm_fbdev_setup(struct epdrm_device *epd, unsigned int bpp);
 bool epdrm_fbdev_in_use(struct epdrm_device *epd);
+
+/* epdrm_vblank.c */
+int epdrm_vblank_init(struct epdrm_device *epd);
+int epdrm_enable_vblank(struct drm_crtc *crtc);
+void epdrm_disable_vblank(struct drm_crtc *crtc);
+bool epdrm_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
+				ktime_t *vblank_time, bool in_vblank_irq);
+void epdrm_vblank_send_event(struct drm_crtc *crtc);
+
+/* epdrm_cleanup.c */
+void epdrm_cleanup_init(struct epdrm_device *epd);
+void epdrm_cleanup_arm(struct epdrm_device *epd);
+void epdrm_cleanup_cancel(struct epdrm_device *epd);
 
 /* epdrm_fence.c */
 void epdrm_settle_init(struct epdrm_device *epd);

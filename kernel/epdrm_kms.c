@@ -21,6 +21,7 @@
 #include <drm/drm_print.h>
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_simple_kms_helper.h>
+#include <drm/drm_vblank.h>
 #include <linux/dma-fence.h>
 #include <linux/fb.h>
 #include <linux/iosys-map.h>
@@ -54,27 +55,53 @@ static u8 epdrm_gray(u32 px)
 		29 * (px & 0xff)) >> 8;
 }
 
+/* Grows @changed, in panel coordinates, by columns @x1 to @x2 of row @y. */
+static void epdrm_changed_add(struct drm_rect *changed, u32 x1, u32 x2, u32 y)
+{
+	if (drm_rect_visible(changed)) {
+		changed->x1 = min_t(int, changed->x1, x1);
+		changed->x2 = max_t(int, changed->x2, x2);
+		changed->y2 = y + 1;
+		return;
+	}
+	*changed = (struct drm_rect){ x1, y, x2, y + 1 };
+}
+
 /*
  * Copies @clip (framebuffer coordinates) of @fb, mapped at @vaddr, into the
- * panel's gray image at @x, @y.
+ * panel's gray image at @x, @y, and puts into @changed the bounds of the
+ * pixels that were not already there (empty when none).
  */
 static void epdrm_copy_clip(struct epdfb_par *par, const void *vaddr,
 			    const struct drm_framebuffer *fb,
-			    const struct drm_rect *clip, u32 x, u32 y)
+			    const struct drm_rect *clip, u32 x, u32 y,
+			    struct drm_rect *changed)
 {
 	u32 width = drm_rect_width(clip), height = drm_rect_height(clip);
-	u32 row, col;
+	u32 row, col, first, last;
+	u8 gray;
 
+	*changed = (struct drm_rect){};
 	for (row = 0; row < height; row++) {
 		const u8 *src = vaddr + (size_t)(clip->y1 + row) * fb->pitches[0];
 		u8 *dst = par->screen + (size_t)(y + row) * par->line_length + x;
 
-		if (fb->format->format == DRM_FORMAT_R8) {
-			memcpy(dst, src + clip->x1, width);
-			continue;
+		first = width;
+		last = 0;
+		for (col = 0; col < width; col++) {
+			if (fb->format->format == DRM_FORMAT_R8)
+				gray = src[clip->x1 + col];
+			else
+				gray = epdrm_gray(((const u32 *)src)[clip->x1 + col]);
+			if (dst[col] == gray)
+				continue;
+			dst[col] = gray;
+			first = min(first, col);
+			last = col;
 		}
-		for (col = 0; col < width; col++)
-			dst[col] = epdrm_gray(((const u32 *)src)[clip->x1 + col]);
+		if (first < width)
+			epdrm_changed_add(changed, x + first, x + last + 1,
+					  y + row);
 	}
 }
 
@@ -144,7 +171,57 @@ static int epdrm_plane_atomic_check(struct drm_plane *plane,
 	return 0;
 }
 
-/* Copies @clip into the panel's gray image and queues its update. */
+/* Whether the update flashes, and so drives every pixel of its rect. */
+static bool epdrm_update_flashes(struct epdfb_par *par,
+				 const struct mxcfb_update_data *req)
+{
+	const struct epdfb_waveform *wf;
+
+	if (req->update_mode == UPDATE_MODE_FULL)
+		return true;
+	/* auto: DU or GC16, in partial mode */
+	wf = epdfb_find_waveform(par, req->waveform_mode);
+	return wf && (wf->flags & EPDFB_WAVEFORM_FLASHING);
+}
+
+/*
+ * Adds to @changed the part of @clip (panel coordinates) the panel lacks
+ * since an update failed there; once all of it is sent again, it is no
+ * longer lacking. Under par.lock.
+ */
+static void epdrm_add_unshown(struct epdfb_par *par, const struct drm_rect *clip,
+			      struct drm_rect *changed)
+{
+	const struct mxcfb_rect *u = &par->unshown;
+	struct drm_rect lacking = { u->left, u->top, u->left + u->width,
+				    u->top + u->height };
+	struct drm_rect part = lacking;
+
+	if (!u->width || !drm_rect_intersect(&part, clip))
+		return;
+	if (drm_rect_visible(changed)) {
+		changed->x1 = min(changed->x1, part.x1);
+		changed->y1 = min(changed->y1, part.y1);
+		changed->x2 = max(changed->x2, part.x2);
+		changed->y2 = max(changed->y2, part.y2);
+	} else {
+		*changed = part;
+	}
+	if (drm_rect_equals(&part, &lacking))
+		par->unshown.width = 0;
+}
+
+/*
+ * Copies @clip into the panel's gray image and queues an update of the
+ * pixels that changed: a partial update of pixels the panel already has
+ * drives none of them, and would only hold a LUT and the area for the
+ * length of a waveform (a compositor that re-commits its framebuffer
+ * without damage clips would hold the whole panel). A flash (EPD_FULL,
+ * INIT) drives the whole clip, changed or not.
+ *
+ * Return: 1 if an update was queued, 0 if nothing changed, or a negative
+ * error code.
+ */
 static int epdrm_submit_clip(struct epdrm_device *epd,
 			     struct drm_plane_state *plane_state,
 			     struct mxcfb_update_data *req,
@@ -155,32 +232,42 @@ static int epdrm_submit_clip(struct epdrm_device *epd,
 	u32 x = clip->x1 - (plane_state->src.x1 >> 16);
 	u32 y = clip->y1 - (plane_state->src.y1 >> 16);
 	struct epdfb_update *upd;
+	struct drm_rect area = { x, y, x + drm_rect_width(clip),
+				 y + drm_rect_height(clip) };
+	struct drm_rect changed;
 	int ret;
+
+	/* Pixels the panel shows are read under the queue's lock. */
+	mutex_lock(&par->lock);
+	epdrm_copy_clip(par, epd_state->base.data[0].vaddr, plane_state->fb,
+			clip, x, y, &changed);
+	epdrm_add_unshown(par, &area, &changed);
+	mutex_unlock(&par->lock);
+	if (epdrm_update_flashes(par, req))
+		changed = area;
+	else if (!drm_rect_visible(&changed))
+		return 0;
 
 	upd = list_first_entry_or_null(&epd_state->updates,
 				       struct epdfb_update, node);
 	if (!upd)
 		return -ENOMEM;
 	list_del(&upd->node);
-
-	/* Pixels the panel shows are read under the queue's lock. */
-	mutex_lock(&par->lock);
-	epdrm_copy_clip(par, epd_state->base.data[0].vaddr, plane_state->fb,
-			clip, x, y);
-	mutex_unlock(&par->lock);
-	req->update_region.left = x;
-	req->update_region.top = y;
-	req->update_region.width = drm_rect_width(clip);
-	req->update_region.height = drm_rect_height(clip);
+	req->update_region.left = changed.x1;
+	req->update_region.top = changed.y1;
+	req->update_region.width = drm_rect_width(&changed);
+	req->update_region.height = drm_rect_height(&changed);
 	ret = epdfb_queue_submit_accepted(par, req, upd);
-	if (ret)
+	if (ret) {
 		drm_warn_once(&epd->drm, "an update was lost\n");
-	return ret;
+		return ret;
+	}
+	return 1;
 }
 
 /*
- * The commit's damage, as at most EPDRM_COMMIT_UPDATES updates: 0, or the
- * error of the first update lost.
+ * The commit's damage, as at most EPDRM_COMMIT_UPDATES updates: how many
+ * were queued, or the error of the first update lost.
  */
 static int epdrm_submit_damage(struct epdrm_device *epd,
 			       struct drm_plane_state *old_state,
@@ -190,7 +277,7 @@ static int epdrm_submit_damage(struct epdrm_device *epd,
 	struct drm_atomic_helper_damage_iter iter;
 	struct drm_rect clip, bounds = {};
 	unsigned int n = 0;
-	int ret, error = 0;
+	int ret, queued = 0, error = 0;
 
 	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
 	drm_atomic_for_each_plane_damage(&iter, &clip) {
@@ -205,10 +292,12 @@ static int epdrm_submit_damage(struct epdrm_device *epd,
 	drm_atomic_helper_damage_iter_init(&iter, old_state, plane_state);
 	drm_atomic_for_each_plane_damage(&iter, &clip) {
 		ret = epdrm_submit_clip(epd, plane_state, req, &clip);
-		if (ret && !error)
+		if (ret < 0 && !error)
 			error = ret;
+		else if (ret > 0)
+			queued++;
 	}
-	return error;
+	return error ?: queued;
 }
 
 static void epdrm_plane_atomic_update(struct drm_plane *plane,
@@ -229,7 +318,7 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 						 UPDATE_MODE_PARTIAL,
 		.temp = TEMP_USE_AMBIENT,
 	};
-	int idx, error = 0;
+	int idx, ret, error = 0;
 	bool cookie;
 
 	/*
@@ -243,14 +332,17 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 	}
 	/*
 	 * When the last KMS master lets go, DRM puts the emulation's
-	 * framebuffer back on the plane. A panel holds the master's last
-	 * picture without power, and a kiosk wants it kept: while nothing
-	 * uses the emulation, that switch leaves the panel alone. A program
-	 * that opens /dev/fbN later gets its writes onto the panel as
-	 * damage, and a mode it sets updates the whole panel.
+	 * framebuffer back on the plane, and does it again after each later
+	 * master, even one that committed nothing and left the emulation's
+	 * framebuffer where it was. A panel holds the master's last picture
+	 * without power, and a kiosk wants it kept: while nothing uses the
+	 * emulation, its commits leave the panel alone. A program that opens
+	 * /dev/fbN later gets its writes onto the panel as damage, and a mode
+	 * it sets updates the whole panel.
 	 */
-	if (fbdev && old_state->fb != fb && !epdrm_fbdev_in_use(epd))
+	if (fbdev && !epdrm_fbdev_in_use(epd))
 		fb = NULL;
+
 	/* A flashing full refresh without a waveform named: GC16's. */
 	if (req.update_mode == UPDATE_MODE_FULL &&
 	    req.waveform_mode == WAVEFORM_MODE_AUTO)
@@ -267,9 +359,12 @@ static void epdrm_plane_atomic_update(struct drm_plane *plane,
 		if (drm_dev_enter(plane->dev, &idx)) {
 			error = drm_gem_fb_begin_cpu_access(fb, DMA_FROM_DEVICE);
 			if (!error) {
-				error = epdrm_submit_damage(epd, old_state,
-							    plane_state, &req);
+				ret = epdrm_submit_damage(epd, old_state,
+							  plane_state, &req);
 				drm_gem_fb_end_cpu_access(fb, DMA_FROM_DEVICE);
+				error = min(ret, 0);
+				if (ret > 0)
+					epdrm_cleanup_arm(epd);
 			}
 			drm_dev_exit(idx);
 		}
@@ -328,6 +423,7 @@ static void epdrm_plane_reset(struct drm_plane *plane)
 		return;
 	INIT_LIST_HEAD(&state->updates);
 	state->waveform = WAVEFORM_MODE_AUTO;
+	state->epoch = atomic_read(&to_epdrm(plane->dev)->master_epoch);
 	__drm_gem_reset_shadow_plane(plane, &state->base);
 }
 
@@ -345,8 +441,13 @@ epdrm_plane_duplicate_state(struct drm_plane *plane)
 	INIT_LIST_HEAD(&state->updates);
 	__drm_gem_duplicate_shadow_plane_state(plane, &state->base);
 	/* The settle fence pointer, like OUT_FENCE_PTR, is not kept. */
-	state->waveform = old->waveform;
-	state->full = old->full;
+	state->epoch = atomic_read(&to_epdrm(plane->dev)->master_epoch);
+	state->waveform = WAVEFORM_MODE_AUTO;
+	/* A new master starts from the defaults, whatever the last one left. */
+	if (old->epoch == state->epoch) {
+		state->waveform = old->waveform;
+		state->full = old->full;
+	}
 	return &state->base.base;
 }
 
@@ -366,6 +467,9 @@ static int epdrm_plane_set_property(struct drm_plane *plane,
 		state->settle_fence_ptr = val;
 	else
 		return -EINVAL;
+	/* A master that can flash takes care of the ghosts it leaves. */
+	if (property == epd->full_property)
+		WRITE_ONCE(epd->master_sets_full, true);
 	return 0;
 }
 
@@ -376,11 +480,12 @@ static int epdrm_plane_get_property(struct drm_plane *plane,
 	const struct epdrm_plane_state *state =
 		container_of(plane_state, struct epdrm_plane_state, base.base);
 	struct epdrm_device *epd = to_epdrm(plane->dev);
+	bool fresh = state->epoch == atomic_read(&epd->master_epoch);
 
 	if (property == epd->waveform_property)
-		*val = state->waveform;
+		*val = fresh ? state->waveform : WAVEFORM_MODE_AUTO;
 	else if (property == epd->full_property)
-		*val = state->full;
+		*val = fresh && state->full;
 	else if (property == epd->settle_property)
 		*val = 0; /* as OUT_FENCE_PTR reads */
 	else
@@ -454,9 +559,30 @@ static int epdrm_crtc_atomic_check(struct drm_crtc *crtc,
 	return drm_atomic_helper_check_crtc_primary_plane(crtc_state);
 }
 
+static void epdrm_crtc_atomic_enable(struct drm_crtc *crtc,
+				     struct drm_atomic_state *state)
+{
+	drm_crtc_vblank_on(crtc);
+}
+
+static void epdrm_crtc_atomic_disable(struct drm_crtc *crtc,
+				      struct drm_atomic_state *state)
+{
+	drm_crtc_vblank_off(crtc);
+}
+
+static void epdrm_crtc_atomic_flush(struct drm_crtc *crtc,
+				    struct drm_atomic_state *state)
+{
+	epdrm_vblank_send_event(crtc);
+}
+
 static const struct drm_crtc_helper_funcs epdrm_crtc_helper_funcs = {
 	.mode_valid = epdrm_crtc_mode_valid,
 	.atomic_check = epdrm_crtc_atomic_check,
+	.atomic_enable = epdrm_crtc_atomic_enable,
+	.atomic_disable = epdrm_crtc_atomic_disable,
+	.atomic_flush = epdrm_crtc_atomic_flush,
 };
 
 static const struct drm_crtc_funcs epdrm_crtc_funcs = {
@@ -466,6 +592,9 @@ static const struct drm_crtc_funcs epdrm_crtc_funcs = {
 	.page_flip = drm_atomic_helper_page_flip,
 	.atomic_duplicate_state = drm_atomic_helper_crtc_duplicate_state,
 	.atomic_destroy_state = drm_atomic_helper_crtc_destroy_state,
+	.enable_vblank = epdrm_enable_vblank,
+	.disable_vblank = epdrm_disable_vblank,
+	.get_vblank_timestamp = epdrm_get_vblank_timestamp,
 };
 
 static int epdrm_connector_get_modes(struct drm_connector *connector)
@@ -573,6 +702,9 @@ int epdrm_kms_init(struct epdrm_device *epd)
 	if (ret)
 		return ret;
 	drm_crtc_helper_add(&epd->crtc, &epdrm_crtc_helper_funcs);
+	ret = epdrm_vblank_init(epd);
+	if (ret)
+		return ret;
 
 	ret = drm_simple_encoder_init(drm, &epd->encoder,
 				      DRM_MODE_ENCODER_NONE);

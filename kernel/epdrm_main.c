@@ -41,9 +41,24 @@ static int epdrm_probe_error;
 
 DEFINE_DRM_GEM_FOPS(epdrm_fops);
 
+/*
+ * A program became DRM master: the EPD_* properties the last one left read
+ * as their defaults again (epdrm_kms.c), and whether it cleans its own
+ * ghosts is yet to be seen.
+ */
+static void epdrm_master_set(struct drm_device *drm, struct drm_file *file,
+			     bool from_open)
+{
+	struct epdrm_device *epd = to_epdrm(drm);
+
+	atomic_inc(&epd->master_epoch);
+	WRITE_ONCE(epd->master_sets_full, false);
+}
+
 static const struct drm_driver epdrm_driver = {
 	.driver_features = DRIVER_MODESET | DRIVER_GEM | DRIVER_ATOMIC,
 	.fops = &epdrm_fops,
+	.master_set = epdrm_master_set,
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.name = "epdrm",
 	.desc = "Simulated e-paper panel",
@@ -101,6 +116,7 @@ static int epdrm_init_panel(struct epdrm_device *epd, struct device *dev)
 	if (ret)
 		goto err_queue;
 	epdrm_settle_init(epd);
+	epdrm_cleanup_init(epd);
 	return drmm_add_action_or_reset(&epd->drm, epdrm_release_panel, par);
 
 err_queue:
@@ -126,6 +142,13 @@ static int epdrm_probe(struct platform_device *pdev)
 		ret = PTR_ERR(epd);
 		goto err;
 	}
+	/*
+	 * The rate compositors pace their frames by, and vblank ticks at:
+	 * a display's. The panel takes what they commit at any rate, merging
+	 * what comes faster than its waveforms.
+	 */
+	mode.clock = DIV_ROUND_UP(epdfb_panel.width * epdfb_panel.height *
+				  EPDRM_REFRESH_HZ, 1000);
 	epd->mode = mode;
 	ret = epdrm_init_panel(epd, &pdev->dev);
 	if (ret)
@@ -169,6 +192,7 @@ static void epdrm_remove(struct platform_device *pdev)
 
 	drm_dev_unplug(&epd->drm);
 	drm_atomic_helper_shutdown(&epd->drm);
+	epdrm_cleanup_cancel(epd);
 	epdfb_debugfs_fini(&epd->par);
 	epdfb_queue_cancel_all(&epd->par);
 	epdrm_settle_cancel_all(epd);

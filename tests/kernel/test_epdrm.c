@@ -186,6 +186,9 @@ check_settle_fences(struct epdrm *e, struct epdrm_fb *gray)
 	epd_phase("more than 4 clips go as their bounding box");
 	struct drm_mode_rect five[5] = {
 		{0, 0, 4, 4}, {20, 0, 24, 4}, {40, 0, 44, 4}, {60, 0, 64, 4}, {0, 30, 4, 34}};
+	/* pixels the panel has already would need no update */
+	for (int i = 0; i < 5; i++)
+		epdrm_fb_fill(gray, five[i].x1, five[i].y1, 4, 4, 0x30);
 	n = commit_and_trace(e,
 		&(struct epdrm_commit){
 			.fb = gray, .clips = five, .n_clips = 5, .waveform = -1, .full = -1},
@@ -449,6 +452,7 @@ main(void)
 	CHECK_GT(panel[25 * W + 15], 0xe0);
 	/* black outside the clip never reaches the panel */
 	epdrm_fb_fill(&xrgb, 100, 100, 10, 10, 0x00);
+	epdrm_fb_fill(&xrgb, 200, 200, 10, 10, 0x00);
 	struct drm_mode_rect elsewhere = {200, 200, 210, 210};
 	n = commit_and_trace(e,
 		&(struct epdrm_commit){
@@ -540,6 +544,7 @@ main(void)
 	CHECK_EQ(epd_trace_read(&e->panel, &trace), 0);
 	free(trace);
 	struct drm_mode_rect one = {30, 30, 40, 40};
+	epdrm_fb_fill(&gray, 30, 30, 10, 10, 0x40);
 	n = commit_and_trace(e,
 		&(struct epdrm_commit){
 			.fb = &gray, .clips = &one, .n_clips = 1, .waveform = -1, .full = -1},

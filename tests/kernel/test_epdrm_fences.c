@@ -83,7 +83,8 @@ check_failed_updates(struct epdrm *e, struct epdrm_fb *fb)
 	for (int i = 0; i < 16; i++) {
 		struct drm_mode_rect clip = {i * 16, 200, i * 16 + 8, 208};
 
-		epdrm_fb_fill(fb, (uint32_t)i * 16, 200, 8, 8, i & 1 ? 0xff : 0x00);
+		/* pixels the panel lacks: a commit of what it has drives nothing */
+		epdrm_fb_fill(fb, (uint32_t)i * 16, 200, 8, 8, i & 1 ? 0x40 : 0x00);
 		epd_inject(&e->panel, "inject_update_errors", 1);
 		fd = commit_clips(e, fb, &clip, 1);
 		status = fence_status(fd);
