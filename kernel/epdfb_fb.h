@@ -48,7 +48,6 @@ static inline struct epdfb_fb *epdfb_fb(struct epdfb_par *par)
 
 /* epdfb_numbering.c */
 u32 epdfb_numbering_to_panel(u32 id);
-bool epdfb_numbering_from_panel(u32 panel_id, u32 *id);
 
 /* epdfb_taken.c */
 int epdfb_taken_init(struct epdfb_par *par);

@@ -117,31 +117,28 @@ static int epdfb_set_waveform_modes(struct epdfb_par *par, void __user *argp)
 }
 
 /*
- * The waveforms the platform has an id for, in the panel's order, with
- * those ids: the id a client passes is the one it gets here.
+ * The waveforms the platform has an id for, in the order of their ids,
+ * with those ids: the id a client passes is the one it gets here.
  */
 static int epdfb_get_waveform(struct epdfb_par *par, void __user *argp)
 {
+	const struct epdfb_waveform *wf;
 	struct epdfb_waveform_info wi;
-	u32 index, left, id = 0;
+	u32 index;
 	int ret;
 
 	if (copy_from_user(&wi, argp, sizeof(wi)))
 		return -EFAULT;
 	index = wi.index;
-	left = index;
-	for (wi.index = 0; wi.index < par->ops->n_waveforms; wi.index++) {
-		if (!epdfb_numbering_from_panel(par->ops->waveforms[wi.index].id,
-						&id))
-			continue;
-		if (!left--)
-			break;
-	}
+	wf = epdfb_find_waveform(par, epdfb_numbering_to_panel(index));
+	if (index == WAVEFORM_MODE_AUTO || !wf)
+		return -EINVAL;
+	wi.index = wf - par->ops->waveforms;
 	ret = epdfb_waveform_info(par, &wi);
 	if (ret)
 		return ret;
 	wi.index = index;
-	wi.id = id;
+	wi.id = index;
 	if (copy_to_user(argp, &wi, sizeof(wi)))
 		return -EFAULT;
 	return 0;

@@ -5,9 +5,10 @@
  * NXP's mxc_epdc_fb leaves waveform ids to each device's waveform file, and
  * the devices number them differently: the same id 3 is GC4 on a Kobo and
  * GL16 on a reMarkable 1. A client sends its platform's ids, so the ioctls
- * turn them into the panel's waveforms here, and the panel's back into
- * them for EPDFB_GET_WAVEFORM. The panel model, the trace (which names
- * waveforms) and epdrm keep the panel's own ids, which are the NTX ones.
+ * turn them into the panel's waveforms here, also for EPDFB_GET_WAVEFORM,
+ * which lists the waveforms by the platform's ids. The panel model, the
+ * trace (which names waveforms) and epdrm keep the panel's own ids, which
+ * are the NTX ones.
  *
  * An id the platform has but the panel has no waveform for (a Kobo's REAGL,
  * a reMarkable 1's GL16_FAST or DU4...) is refused with EINVAL rather than
@@ -110,24 +111,4 @@ u32 epdfb_numbering_to_panel(u32 id)
 	if (id >= epdfb_numbering->n)
 		return EPDFB_WAVEFORM_NONE;
 	return epdfb_numbering->panel[id];
-}
-
-/**
- * epdfb_numbering_from_panel() - a platform's id for a panel's waveform
- * @panel_id: the panel's waveform id
- * @id: the platform's id for it
- *
- * Return: whether the platform has an id for it.
- */
-bool epdfb_numbering_from_panel(u32 panel_id, u32 *id)
-{
-	unsigned int i;
-
-	for (i = 0; i < epdfb_numbering->n; i++) {
-		if (epdfb_numbering->panel[i] == panel_id) {
-			*id = i;
-			return true;
-		}
-	}
-	return false;
 }

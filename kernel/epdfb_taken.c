@@ -104,19 +104,21 @@ bool epdfb_taken_changed_rows(struct epdfb_par *par, unsigned long offset,
 	struct epdfb_taken *taken = &epdfb_fb(par)->taken;
 	size_t used = (size_t)par->line_length * par->height;
 	size_t end = min_t(size_t, offset + PAGE_SIZE, used);
+	u32 top, bottom, y;
 	size_t start, stop;
 	bool changed = false;
-	u32 y;
 
 	if (offset >= used)
 		return false;
-	*first = offset / par->line_length;
-	*last = (end - 1) / par->line_length + 1;
+	top = offset / par->line_length;
+	bottom = (end - 1) / par->line_length + 1;
+	*first = top;
+	*last = bottom;
 	if (!test_and_clear_bit(offset >> PAGE_SHIFT, taken->pages))
 		return true;
 
 	mutex_lock(&par->lock);
-	for (y = *first; y < *last; y++) {
+	for (y = top; y < bottom; y++) {
 		start = max_t(size_t, (size_t)y * par->line_length, offset);
 		stop = min_t(size_t, (size_t)(y + 1) * par->line_length, end);
 		if (!memcmp(par->screen + start, taken->bytes + start,

@@ -168,7 +168,8 @@ struct epdfb_mxc_update_data_v1 {
  * @index: in: 0 .. n-1; the ioctl fails with EINVAL past the last entry
  * @id: waveform_mode value to pass in struct mxcfb_update_data, in the
  *	numbering the module was loaded with (its waveform_ids parameter);
- *	a waveform that numbering has no id for is not enumerated
+ *	entry i is the waveform of id i; a waveform that numbering has no
+ *	id for is not enumerated
  * @gray_levels: number of gray levels the waveform reproduces
  * @flags: EPDFB_WAVEFORM_* flags
  * @duration_ms: duration of one update at the current ambient temperature,
