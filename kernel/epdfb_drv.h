@@ -296,6 +296,9 @@ struct epdfb_done_marker {
  *	marker when it is done, with its error, and whether it was the last
  *	one carrying it (@settled); a front end's own completion (epdrm's
  *	fences), NULL for epdfb
+ * @captured: called, with @lock held, just before an update's pixels are
+ *	taken from the framebuffer; a front end's record of what the panel
+ *	was given (epdfb's, see epdfb_taken.c), NULL for epdrm
  * @palette: pseudo palette: the console's 16 colours as pixels
  * @damage_lock: protects @damage_top and @damage_bottom
  * @damage_top: first row drawn by the fbdev helpers since the last deferred
@@ -361,6 +364,8 @@ struct epdfb_par {
 	struct dentry *debugfs;
 	void (*marker_done)(struct epdfb_par *par, u32 marker, int error,
 			    bool settled);
+	void (*captured)(struct epdfb_par *par,
+			 const struct epdfb_update *upd);
 	u32 palette[16];
 	spinlock_t damage_lock; /* see the kernel-doc above */
 	u32 damage_top;

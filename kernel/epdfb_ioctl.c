@@ -2,7 +2,9 @@
 /*
  * epdfb - ioctls: the mxc_epdc_fb update API and the epdfb extensions
  *
- * Everything a caller passes is checked here, before it reaches the queue.
+ * Everything a caller passes is checked here, before it reaches the queue,
+ * and the waveform ids it passes are its platform's (epdfb_numbering.c):
+ * they become the panel's here.
  */
 
 #include <linux/compat.h>
@@ -11,18 +13,57 @@
 #include <linux/uaccess.h>
 
 #include "epdfb_drv.h"
+#include "epdfb_fb.h"
+
+static int epdfb_submit(struct epdfb_par *par, struct mxcfb_update_data *req)
+{
+	int ret;
+
+	req->waveform_mode = epdfb_numbering_to_panel(req->waveform_mode);
+	ret = epdfb_check_update(par, req);
+	if (ret)
+		return ret;
+	return epdfb_queue_submit(par, req);
+}
 
 static int epdfb_send_update(struct epdfb_par *par, void __user *argp)
 {
 	struct mxcfb_update_data req;
-	int ret;
 
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;
-	ret = epdfb_check_update(par, &req);
-	if (ret)
-		return ret;
-	return epdfb_queue_submit(par, &req);
+	return epdfb_submit(par, &req);
+}
+
+/*
+ * The update structure of the NTX kernels before the Mark 7, in any of its
+ * sizes (see epdfb.h): the fields up to flags are those of struct
+ * mxcfb_update_data, where they are there; the dither fields, which it
+ * lacks, are 0, and the alternate buffer is refused whatever it holds.
+ */
+static int epdfb_send_update_v1(struct epdfb_par *par, void __user *argp,
+				size_t size)
+{
+	u8 buf[EPDFB_MXC_UPDATE_DATA_V1_NTX_LP64_SIZE];
+	struct mxcfb_update_data req = { };
+
+	BUILD_BUG_ON(sizeof(struct epdfb_mxc_update_data_v1) > sizeof(buf));
+	if (WARN_ON_ONCE(size > sizeof(buf)))
+		return -ENOTTY;
+	if (copy_from_user(buf, argp, size))
+		return -EFAULT;
+	memcpy(&req, buf, offsetof(struct mxcfb_update_data, dither_mode));
+	return epdfb_submit(par, &req);
+}
+
+/* The NTX kernels' wait before the Mark 7: a bare marker, no result back. */
+static int epdfb_wait_for_update_v1(struct epdfb_par *par, u32 __user *argp)
+{
+	u32 marker, collided;
+
+	if (get_user(marker, argp))
+		return -EFAULT;
+	return epdfb_queue_wait_marker(par, marker, &collided);
 }
 
 static int epdfb_wait_for_update(struct epdfb_par *par, void __user *argp)
@@ -41,16 +82,23 @@ static int epdfb_wait_for_update(struct epdfb_par *par, void __user *argp)
 	return 0;
 }
 
+/* The platform's ids become the panel's, each one the panel has. */
 static bool epdfb_modes_valid(const struct epdfb_par *par,
-			      const struct mxcfb_waveform_modes *m)
+			      struct mxcfb_waveform_modes *m)
 {
-	const int ids[] = { m->mode_init, m->mode_du, m->mode_gc4,
-			    m->mode_gc8, m->mode_gc16, m->mode_gc32 };
+	int *ids[] = { &m->mode_init, &m->mode_du, &m->mode_gc4,
+		       &m->mode_gc8, &m->mode_gc16, &m->mode_gc32 };
 	unsigned int i;
+	u32 id;
 
-	for (i = 0; i < ARRAY_SIZE(ids); i++)
-		if (ids[i] < 0 || !epdfb_find_waveform(par, ids[i]))
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		if (*ids[i] < 0 || *ids[i] == WAVEFORM_MODE_AUTO)
 			return false;
+		id = epdfb_numbering_to_panel(*ids[i]);
+		if (!epdfb_find_waveform(par, id))
+			return false;
+		*ids[i] = id;
+	}
 	return true;
 }
 
@@ -68,16 +116,29 @@ static int epdfb_set_waveform_modes(struct epdfb_par *par, void __user *argp)
 	return 0;
 }
 
+/*
+ * The waveforms the platform has an id for, in the order of their ids,
+ * with those ids: the id a client passes is the one it gets here.
+ */
 static int epdfb_get_waveform(struct epdfb_par *par, void __user *argp)
 {
+	const struct epdfb_waveform *wf;
 	struct epdfb_waveform_info wi;
+	u32 index;
 	int ret;
 
 	if (copy_from_user(&wi, argp, sizeof(wi)))
 		return -EFAULT;
+	index = wi.index;
+	wf = epdfb_find_waveform(par, epdfb_numbering_to_panel(index));
+	if (index == WAVEFORM_MODE_AUTO || !wf)
+		return -EINVAL;
+	wi.index = wf - par->ops->waveforms;
 	ret = epdfb_waveform_info(par, &wi);
 	if (ret)
 		return ret;
+	wi.index = index;
+	wi.id = index;
 	if (copy_to_user(argp, &wi, sizeof(wi)))
 		return -EFAULT;
 	return 0;
@@ -170,6 +231,13 @@ static int epdfb_ioctl_locked(struct fb_info *info, unsigned int cmd,
 		ret = epdfb_wait_for_update(par, argp);
 		epdfb_ioctl_reacquire(par);
 		return ret;
+	case EPDFB_MXC_WAIT_FOR_UPDATE_COMPLETE_V1:
+		if (par->wait_holds_lock)
+			return epdfb_wait_for_update_v1(par, argp);
+		epdfb_ioctl_release(par);
+		ret = epdfb_wait_for_update_v1(par, argp);
+		epdfb_ioctl_reacquire(par);
+		return ret;
 	case FBIO_WAITFORVSYNC:
 		epdfb_ioctl_release(par);
 		/*
@@ -182,6 +250,10 @@ static int epdfb_ioctl_locked(struct fb_info *info, unsigned int cmd,
 		return ret;
 	case MXCFB_SEND_UPDATE:
 		return epdfb_send_update(par, argp);
+	case EPDFB_MXC_SEND_UPDATE_V1:
+	case EPDFB_MXC_SEND_UPDATE_V1_NTX:
+	case EPDFB_MXC_SEND_UPDATE_V1_NTX_LP64:
+		return epdfb_send_update_v1(par, argp, _IOC_SIZE(cmd));
 	case MXCFB_SET_WAVEFORM_MODES:
 		return epdfb_set_waveform_modes(par, argp);
 	case MXCFB_SET_TEMPERATURE:
@@ -245,7 +317,9 @@ int epdfb_ioctl(struct fb_info *info, unsigned int cmd, unsigned long arg)
  * @arg: a 32-bit user pointer
  *
  * Every structure of the update API is made of fixed-size fields, so 32-bit
- * and 64-bit processes share one layout and one handler. The fbdev core
+ * and 64-bit processes share one layout and one handler. The NTX update
+ * structure, whose size depends on the pointer it holds, comes with the
+ * size in its command number, whichever the process. The fbdev core
  * calls this without info->lock, which epdfb_ioctl() expects to hold.
  *
  * Return: as epdfb_ioctl().

@@ -18,6 +18,7 @@
 #include <linux/wait_bit.h>
 
 #include "epdfb_drv.h"
+#include "epdfb_fb.h"
 
 DEFINE_EPDFB_PANEL_PARAMS();
 
@@ -147,7 +148,7 @@ static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflis
 	struct epdfb_par *par = info->par;
 	struct epdfb_bands bands = { .par = par };
 	struct fb_deferred_io_pageref *ref;
-	u32 drawn_top, drawn_bottom, first;
+	u32 drawn_top, drawn_bottom, first, last;
 	unsigned int pages = 0;
 	bool automatic, drawn_full;
 
@@ -165,17 +166,15 @@ static void epdfb_deferred_io(struct fb_info *info, struct list_head *pagereflis
 
 	list_for_each_entry(ref, pagereflist, list) {
 		pages++;
-		if (!automatic)
+		if (!epdfb_taken_changed_rows(par, ref->offset, &first, &last) ||
+		    !automatic)
 			continue;
-		first = ref->offset / par->line_length;
 		if (drawn_bottom && drawn_top <= first) {
 			epdfb_bands_add(&bands, drawn_top, drawn_bottom,
 					drawn_full);
 			drawn_bottom = 0;
 		}
-		epdfb_bands_add(&bands, first,
-				(ref->offset + PAGE_SIZE - 1) / par->line_length + 1,
-				true);
+		epdfb_bands_add(&bands, first, last, true);
 	}
 	if (automatic && drawn_bottom)
 		epdfb_bands_add(&bands, drawn_top, drawn_bottom, drawn_full);
@@ -243,6 +242,7 @@ static void epdfb_destroy(struct fb_info *info)
 	epdfb_clear_page_mappings(par);
 	par->ops->fini(par);
 	epdfb_queue_fini(par);
+	epdfb_taken_fini(par);
 	vfree(par->screen);
 	fb_dealloc_cmap(&info->cmap);
 	mutex_destroy(&par->ioctl_lock);
@@ -316,7 +316,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	size_t size;
 	int ret;
 
-	info = framebuffer_alloc(sizeof(*par), &pdev->dev);
+	info = framebuffer_alloc(sizeof(struct epdfb_fb), &pdev->dev);
 	if (!info)
 		return -ENOMEM;
 	par = info->par;
@@ -353,6 +353,9 @@ static int epdfb_probe(struct platform_device *pdev)
 	info->fix.line_length = par->line_length;
 	info->fix.smem_len = size;
 	info->fix.accel = FB_ACCEL_NONE;
+	ret = epdfb_taken_init(par);
+	if (ret)
+		goto err_panel;
 	epdfb_init_var(info, par->width, par->height, bpp);
 	info->fbops = &epdfb_ops;
 	info->flags = FBINFO_VIRTFB;
@@ -361,7 +364,7 @@ static int epdfb_probe(struct platform_device *pdev)
 	info->pseudo_palette = par->palette;
 	ret = fb_alloc_cmap(&info->cmap, ARRAY_SIZE(par->palette), 0);
 	if (ret)
-		goto err_panel;
+		goto err_taken;
 
 	spin_lock_init(&par->damage_lock);
 	par->defio.delay = msecs_to_jiffies(defio_delay_ms);
@@ -387,6 +390,8 @@ err_defio:
 	fb_deferred_io_cleanup(info);
 err_cmap:
 	fb_dealloc_cmap(&info->cmap);
+err_taken:
+	epdfb_taken_fini(par);
 err_panel:
 	par->ops->fini(par);
 err_queue:

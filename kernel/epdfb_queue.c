@@ -341,6 +341,8 @@ static void epdfb_update_take_pixels(struct epdfb_par *par,
 			       upd->pixels + (size_t)y * r->width, r->width);
 		kvfree(upd->pixels);
 	} else {
+		if (par->captured)
+			par->captured(par, upd);
 		epdfb_pixels_capture_into(par, r, upd->flags, frame,
 					  par->width);
 	}
@@ -933,6 +935,8 @@ static int epdfb_queue_add(struct epdfb_par *par, struct epdfb_update *upd)
 	if (par->scheme == UPDATE_SCHEME_SNAPSHOT && !upd->automatic) {
 		if (count > par->snapshot_limit - par->snapshot_bytes)
 			return -ENOMEM;
+		if (par->captured)
+			par->captured(par, upd);
 		upd->pixels = epdfb_pixels_capture(par, &upd->rect, upd->flags);
 		if (!upd->pixels)
 			return -ENOMEM;

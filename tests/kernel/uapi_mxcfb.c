@@ -37,6 +37,14 @@ static_assert(WAVEFORM_MODE_GC16 == 2 && WAVEFORM_MODE_GL16 == 5, "waveform ids"
 static_assert(sizeof(struct epdfb_waveform_info) == 36, "struct epdfb_waveform_info");
 static_assert(EPDFB_GET_WAVEFORM == 0xc0244680, "EPDFB_GET_WAVEFORM");
 
+/* the update calls of the NTX kernels before the Mark 7, under epdfb's names */
+static_assert(sizeof(struct epdfb_mxc_update_data_v1) == 64, "struct epdfb_mxc_update_data_v1");
+static_assert(EPDFB_MXC_SEND_UPDATE_V1 == 0x4040462e, "EPDFB_MXC_SEND_UPDATE_V1");
+static_assert(EPDFB_MXC_SEND_UPDATE_V1_NTX == 0x4044462e, "EPDFB_MXC_SEND_UPDATE_V1_NTX");
+static_assert(EPDFB_MXC_SEND_UPDATE_V1_NTX_LP64 == 0x4050462e, "EPDFB_MXC_SEND_UPDATE_V1_NTX_LP64");
+static_assert(EPDFB_MXC_WAIT_FOR_UPDATE_COMPLETE_V1 == 0x4004462f,
+	"EPDFB_MXC_WAIT_FOR_UPDATE_COMPLETE_V1");
+
 /* NXP's own names */
 static_assert(EPDC_FLAG_TEST_COLLISION == 0x200 && WAVEFORM_MODE_GLR16 == 4, "NXP names");
 

@@ -27,7 +27,11 @@
 #endif
 #endif
 
-/* Waveform ids of the simulated panel; NXP's header leaves these to devices. */
+/*
+ * Waveform ids of the simulated panel, as Kobos and other NTX boards number
+ * them; NXP's header leaves these to devices. Loaded with waveform_ids=rm1,
+ * epdfb takes the reMarkable 1's numbering instead (see epdfb(4)).
+ */
 #define WAVEFORM_MODE_INIT	0
 #define WAVEFORM_MODE_DU	1
 #define WAVEFORM_MODE_GC16	2
@@ -112,6 +116,44 @@ struct mxcfb_waveform_modes {
 
 #endif /* __ASM_ARCH_MXCFB_H__ */
 
+/*
+ * The update calls of the NTX kernels of Kobos before the Mark 7 (and other
+ * NTX boards): the update structure has no dither_mode and quant_bit, and
+ * the marker wait takes the bare marker and gives no collision result.
+ * Their headers call these MXCFB_SEND_UPDATE (later MXCFB_SEND_UPDATE_V1 and
+ * MXCFB_SEND_UPDATE_V1_NTX) and MXCFB_WAIT_FOR_UPDATE_COMPLETE (later
+ * _V1); the names here are epdfb's, so that they never clash with a
+ * device's header. The alternate buffer stays refused (EPERM).
+ */
+
+/* struct mxcfb_update_data without the dither fields: 64 bytes */
+struct epdfb_mxc_update_data_v1 {
+	struct mxcfb_rect update_region;
+	__u32 waveform_mode;
+	__u32 update_mode;
+	__u32 update_marker;
+	__s32 temp;
+	__u32 flags;
+	struct mxcfb_alt_buffer_data alt_buffer_data;
+};
+
+/*
+ * The NTX kernels' own variant, whose alternate buffer starts with a
+ * pointer: 68 bytes as the devices' 32-bit software sends it, 80 bytes when
+ * that software is built for a 64-bit machine. Only the fields up to @flags
+ * are read, and they lie where they lie in struct epdfb_mxc_update_data_v1.
+ */
+#define EPDFB_MXC_UPDATE_DATA_V1_NTX_SIZE	68
+#define EPDFB_MXC_UPDATE_DATA_V1_NTX_LP64_SIZE	80
+
+#define EPDFB_MXC_SEND_UPDATE_V1 \
+	_IOW('F', 0x2E, struct epdfb_mxc_update_data_v1)
+#define EPDFB_MXC_SEND_UPDATE_V1_NTX \
+	_IOC(_IOC_WRITE, 'F', 0x2E, EPDFB_MXC_UPDATE_DATA_V1_NTX_SIZE)
+#define EPDFB_MXC_SEND_UPDATE_V1_NTX_LP64 \
+	_IOC(_IOC_WRITE, 'F', 0x2E, EPDFB_MXC_UPDATE_DATA_V1_NTX_LP64_SIZE)
+#define EPDFB_MXC_WAIT_FOR_UPDATE_COMPLETE_V1	_IOW('F', 0x2F, __u32)
+
 /* Extension: waveform enumeration. */
 
 /* The waveform always flashes (drives every pixel through black/white). */
@@ -124,7 +166,10 @@ struct mxcfb_waveform_modes {
 /**
  * struct epdfb_waveform_info - one entry of the panel's waveform table
  * @index: in: 0 .. n-1; the ioctl fails with EINVAL past the last entry
- * @id: waveform_mode value to pass in struct mxcfb_update_data
+ * @id: waveform_mode value to pass in struct mxcfb_update_data, in the
+ *	numbering the module was loaded with (its waveform_ids parameter);
+ *	entry i is the waveform of id i; a waveform that numbering has no
+ *	id for is not enumerated
  * @gray_levels: number of gray levels the waveform reproduces
  * @flags: EPDFB_WAVEFORM_* flags
  * @duration_ms: duration of one update at the current ambient temperature,
