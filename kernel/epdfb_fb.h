@@ -48,6 +48,7 @@ static inline struct epdfb_fb *epdfb_fb(struct epdfb_par *par)
 
 /* epdfb_numbering.c */
 u32 epdfb_numbering_to_panel(u32 id);
+bool epdfb_numbering_listed(u32 id);
 
 /* epdfb_taken.c */
 int epdfb_taken_init(struct epdfb_par *par);

@@ -131,7 +131,7 @@ static int epdfb_get_waveform(struct epdfb_par *par, void __user *argp)
 		return -EFAULT;
 	index = wi.index;
 	wf = epdfb_find_waveform(par, epdfb_numbering_to_panel(index));
-	if (index == WAVEFORM_MODE_AUTO || !wf)
+	if (!epdfb_numbering_listed(index) || !wf)
 		return -EINVAL;
 	wi.index = wf - par->ops->waveforms;
 	ret = epdfb_waveform_info(par, &wi);

@@ -10,10 +10,13 @@
  * trace (which names waveforms) and epdrm keep the panel's own ids, which
  * are the NTX ones.
  *
- * An id the platform has but the panel has no waveform for (a Kobo's REAGL,
- * a reMarkable 1's GL16_FAST or DU4...) is refused with EINVAL rather than
- * given another waveform: a client is told, not shown grays it did not ask
- * for.
+ * An id the platform has but the panel has no waveform for (a reMarkable 1's
+ * GL16_FAST or DU4, a Kobo Mark 9's GCK16...) is refused with EINVAL rather
+ * than given another waveform: a client is told, not shown grays it did not
+ * ask for. Kobos' REAGL and REAGLD are the exception: they are GL16 with
+ * the controller's ghost compensation, which a simulated panel has no use
+ * for, and the page turns of Kobo software (KOReader's, on every Kobo of
+ * the Mark 7 on) are sent with them.
  */
 
 #include <linux/kernel.h>
@@ -28,23 +31,27 @@
  * @name: the waveform_ids parameter's value for it
  * @panel: per platform id, the panel's waveform for it
  * @n: ids in @panel, from 0
+ * @n_listed: ids EPDFB_GET_WAVEFORM lists, from 0; those after are other
+ *	names of a waveform already listed
  */
 struct epdfb_numbering {
 	const char *name;
 	const u32 *panel;
 	unsigned int n;
+	unsigned int n_listed;
 };
 
 /*
  * Kobos and other NTX boards, from the Mark 5 on (the NTX_WFM_MODE_* ids of
- * their kernels' mxc_epdc_fb): INIT, DU, GC16, GC4, A2, GL16; 6 and 7
- * (GLR16 and GLD16, REAGL and REAGLD) and the Mark 9's DU4, GCK16 and GLKW16
- * have no waveform here. Earlier Kobos number the waveforms they have (AUTO,
- * DU, GC16) the same way.
+ * their kernels' mxc_epdc_fb): INIT, DU, GC16, GC4, A2, GL16, then 6 and 7
+ * (GLR16 and GLD16, REAGL and REAGLD), run as GL16; the Mark 9's DU4, GCK16
+ * and GLKW16 have no waveform here. Earlier Kobos number the waveforms they
+ * have (AUTO, DU, GC16) the same way.
  */
 static const u32 epdfb_ntx_ids[] = {
 	WAVEFORM_MODE_INIT, WAVEFORM_MODE_DU, WAVEFORM_MODE_GC16,
 	WAVEFORM_MODE_GC4, WAVEFORM_MODE_A2, WAVEFORM_MODE_GL16,
+	WAVEFORM_MODE_GL16, WAVEFORM_MODE_GL16,
 };
 
 /*
@@ -61,8 +68,9 @@ static const u32 epdfb_rm1_ids[] = {
 };
 
 static const struct epdfb_numbering epdfb_numberings[] = {
-	{ "ntx", epdfb_ntx_ids, ARRAY_SIZE(epdfb_ntx_ids) },
-	{ "rm1", epdfb_rm1_ids, ARRAY_SIZE(epdfb_rm1_ids) },
+	{ "ntx", epdfb_ntx_ids, ARRAY_SIZE(epdfb_ntx_ids), 6 },
+	{ "rm1", epdfb_rm1_ids, ARRAY_SIZE(epdfb_rm1_ids),
+	  ARRAY_SIZE(epdfb_rm1_ids) },
 };
 
 static const struct epdfb_numbering *epdfb_numbering = &epdfb_numberings[0];
@@ -111,4 +119,10 @@ u32 epdfb_numbering_to_panel(u32 id)
 	if (id >= epdfb_numbering->n)
 		return EPDFB_WAVEFORM_NONE;
 	return epdfb_numbering->panel[id];
+}
+
+/* Whether EPDFB_GET_WAVEFORM lists @id, not only accepts it. */
+bool epdfb_numbering_listed(u32 id)
+{
+	return id < epdfb_numbering->n_listed;
 }

@@ -103,7 +103,7 @@ phase_send_update(struct epd *d)
 	send_invalid(d, upd(0, 0, 0xffffffffu, 0xffffffffu, G, F, A, 0), EINVAL, "huge rect");
 
 	epd_phase("SEND_UPDATE: waveform and update modes");
-	static const uint32_t bad_wf[] = {6, 7, 255, 256, 258, 0x8000, 0x80000000u, 0xffffffffu};
+	static const uint32_t bad_wf[] = {8, 9, 255, 256, 258, 0x8000, 0x80000000u, 0xffffffffu};
 
 	for (size_t i = 0; i < sizeof(bad_wf) / sizeof(bad_wf[0]); i++)
 		send_invalid(d, upd(0, 0, 8, 8, bad_wf[i], F, A, 0), EINVAL, "unknown waveform");
@@ -233,7 +233,7 @@ phase_settings(struct epd *d, void *noaccess, void *kernel)
 
 	epd_phase("MXCFB_SET_WAVEFORM_MODES");
 	CHECK_OK(ioctl(d->fd, MXCFB_SET_WAVEFORM_MODES, &good));
-	static const int bad_id[] = {6, -1, 1000, WAVEFORM_MODE_AUTO};
+	static const int bad_id[] = {8, -1, 1000, WAVEFORM_MODE_AUTO};
 
 	for (int field = 0; field < 6; field++) {
 		for (size_t i = 0; i < sizeof(bad_id) / sizeof(bad_id[0]); i++) {

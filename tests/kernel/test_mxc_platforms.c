@@ -238,7 +238,7 @@ ntx_numbering(struct epd *d)
 {
 	static const uint32_t ids[] = {0, 1, 2, 3, 4, 5};
 	static const char *const names[] = {"INIT", "DU", "GC16", "GC4", "A2", "GL16"};
-	static const uint32_t refused[] = {6, 7, 8, 9, 10, 256, 0xffffffffu};
+	static const uint32_t refused[] = {8, 9, 10, 256, 0xffffffffu};
 
 	epd_phase("load with the default numbering (ntx)");
 	epd_open(d, "width=320 height=240 bpp=8 time_scale=10 auto_update=0");
@@ -246,6 +246,9 @@ ntx_numbering(struct epd *d)
 	gradient_case(d, V1, 3, UPDATE_MODE_FULL, "GC4", 4);
 	gradient_case(d, V1_NTX, 5, UPDATE_MODE_PARTIAL, "GL16", 16);
 	gradient_case(d, V1, 2, UPDATE_MODE_FULL, "GC16", 16);
+	/* REAGL and REAGLD, KOReader's page turns on Kobos from the Mark 7 on */
+	gradient_case(d, MK7, 6, UPDATE_MODE_PARTIAL, "GL16", 16);
+	gradient_case(d, V1_NTX, 7, UPDATE_MODE_PARTIAL, "GL16", 16);
 	check_enumeration(d, ids, names, 6);
 
 	epd_phase("ntx: ids the panel has no waveform for are refused");
