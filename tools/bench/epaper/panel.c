@@ -17,9 +17,7 @@
  *                                     goes on unaware), then reset; on epdrm a
  *                                     commit of the plane as it is, through
  *                                     the display stack's own file (see
- *                                     flash_drm), EPD_WAVEFORM and EPD_FULL
- *                                     set back to auto and off after it;
- *                                     on the board a GC16 of
+ *                                     flash_drm); on the board a GC16 of
  *                                     what its image buffer holds
  *   epaper_panel settle QUIET_MS TIMEOUT_S
  *                                     waits until nothing is in flight or
@@ -78,66 +76,40 @@ reset(struct epd *d)
 }
 
 /*
- * One commit of the plane as it is, with waveform and EPD_FULL set and
- * damage clips clip (NULL: none, the whole plane), through fd; its settle
- * fence waited for. 0, or -errno of the commit (EACCES: fd is not the
- * master's).
+ * One commit of the plane as it is, with GC16 and EPD_FULL and no damage
+ * clips (the whole plane), through fd; its settle fence waited for.
+ * 0, or -errno of the commit (EACCES: fd is not the master's).
  */
 static int
-commit_plane(
-	int fd, struct epdrm *e, const char *waveform, bool full, const struct drm_mode_rect *clip)
+commit_flash(int fd, struct epdrm *e)
 {
 	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
-	uint32_t clips_blob = 0;
 	int settle = -1;
 
 	REQUIRE(req);
 	drmModeAtomicAddProperty(
-		req, e->plane, e->props.waveform, (uint64_t)epdrm_waveform_value(e, waveform));
-	drmModeAtomicAddProperty(req, e->plane, e->props.full, full);
-	if (clip) {
-		REQUIRE_OK(drmModeCreatePropertyBlob(fd, clip, sizeof(*clip), &clips_blob));
-		drmModeAtomicAddProperty(req, e->plane, e->props.damage_clips, clips_blob);
-	}
+		req, e->plane, e->props.waveform, (uint64_t)epdrm_waveform_value(e, "GC16"));
+	drmModeAtomicAddProperty(req, e->plane, e->props.full, 1);
 	drmModeAtomicAddProperty(
 		req, e->plane, e->props.settle_fence_ptr, (uint64_t)(uintptr_t)&settle);
 	int ret = drmModeAtomicCommit(fd, req, 0, NULL);
 	drmModeAtomicFree(req);
-	if (clips_blob)
-		drmModeDestroyPropertyBlob(fd, clips_blob);
 	if (ret)
 		return ret;
 	struct pollfd pfd = {.fd = settle, .events = POLLIN};
-	REQUIRE_MSG(settle >= 0, "the commit gave no settle fence");
-	REQUIRE_MSG(poll(&pfd, 1, FLASH_TIMEOUT_MS) == 1, "the commit did not settle");
+	REQUIRE_MSG(settle >= 0, "the flash's commit gave no settle fence");
+	REQUIRE_MSG(poll(&pfd, 1, FLASH_TIMEOUT_MS) == 1, "the flash did not settle");
 	close(settle);
 	return 0;
 }
 
 /*
- * The flash: GC16 and EPD_FULL over the whole plane. Then both are set back
- * to auto and off (over one pixel, which does not change): they stay as a
- * commit left them, and a stack that does not set them (sway, weston)
- * would flash every update after.
- */
-static int
-commit_flash(int fd, struct epdrm *e)
-{
-	static const struct drm_mode_rect corner = {0, 0, 1, 1};
-	int ret = commit_plane(fd, e, "GC16", true, NULL);
-
-	if (ret)
-		return ret;
-	return commit_plane(fd, e, "auto", false, &corner);
-}
-
-/*
  * epdrm's flash. Only the card's master may commit, and the display stack
  * is: the commit goes through the stack's own file, taken with
- * pidfd_getfd() from whichever process holds the card (vellum, sway,
- * weston). It commits the plane's framebuffer as it is, so the stack sees
- * nothing change, as with epdfb's update ioctl on the framebuffer it draws
- * into.
+ * pidfd_getfd() from whichever process holds the card (vellum). It commits
+ * the plane's framebuffer as it is, so the stack sees nothing change, as
+ * with epdfb's update ioctl on the framebuffer it draws into. Its next
+ * commit sets EPD_WAVEFORM and EPD_FULL again.
  */
 static void
 flash_drm(struct epd *d)
