@@ -16,9 +16,9 @@
  * - idle after that, with no input, the trace gains no update: a commit
  *   that changes no pixel costs the panel nothing;
  * - the panel shows what the compositor's own screenshot (grim, or
- *   weston-screenshooter) shows, quantized to the panel's 16 levels, a
- *   pixel off only by what the ghost model can leave (at most
- *   PANEL_GHOST_MAX levels) and only on a few pixels.
+ *   weston-screenshooter) shows: each pixel at the level of the screenshot's
+ *   gray among the panel's 16, a pixel off it only by what the ghost model
+ *   can leave (at most PANEL_GHOST_MAX levels) and only on a few pixels.
  *
  * A compositor that does not come up fails the test with its log, and the
  * next one runs all the same; every wait has a bound.
@@ -303,28 +303,15 @@ reset_panel_counters(void)
 }
 
 /*
- * A white, ghost-free panel, and the plane's EPD_WAVEFORM and EPD_FULL
- * back at auto and off: they stay as the last master set them, and
- * compositors that do not know them would flash every update after the
- * clear's GC16. Then the card is closed, for the compositor to take.
+ * A white, ghost-free panel (GC16 with EPD_FULL: epdrm reads the EPD_*
+ * properties as their defaults again for the next master), then the card
+ * closed, for the compositor to take.
  */
 static void
 clear_panel(void)
 {
-	static const struct drm_mode_rect corner = {0, 0, 1, 1};
-
 	epdrm_open(&card);
 	epdrm_clear_white(&card);
-	struct epdrm_fb white;
-	epdrm_fb_create(&card, &white, DRM_FORMAT_R8);
-	REQUIRE_RC(epdrm_commit(&card, &(struct epdrm_commit){.fb = &white,
-					       .clips = &corner,
-					       .n_clips = 1,
-					       .waveform = epdrm_waveform_value(&card, "auto"),
-					       .full = 0}),
-		0);
-	REQUIRE(epdrm_wait_idle(&card));
-	epdrm_fb_destroy(&card, &white);
 	epdrm_close(&card);
 	REQUIRE(epdrm_wait_idle(&card));
 	reset_panel_counters();
@@ -562,10 +549,11 @@ screenshot(struct session *s)
 }
 
 /*
- * The panel against the screenshot: each pixel at the screenshot's gray
- * quantized to the panel's 16 levels (or 2, where the driver chose a
- * two-level waveform for a black-and-white area), or off by what a ghost
- * can leave, on at most MAX_GHOSTED_SHARE of the pixels.
+ * The panel against the screenshot: each pixel at the level of the
+ * screenshot's gray among the panel's 16 (or 2, where the driver chose a
+ * two-level waveform for a black-and-white area), or off it by what a ghost
+ * can leave, on at most MAX_GHOSTED_SHARE of the pixels. How much ghost is
+ * left is check_cleaned's to say.
  */
 static bool
 compare_with_screenshot(const char *name, const uint8_t *image, const uint8_t *shot)
@@ -578,7 +566,8 @@ compare_with_screenshot(const char *name, const uint8_t *image, const uint8_t *s
 			uint8_t p = image[i], e = epd_quant(shot[i], 16);
 			int off = abs((int)p - (int)e);
 
-			if (off == 0 || p == epd_quant(shot[i], 2)) {
+			/* a faint ghost (less than half a level) leaves the level as it is */
+			if (epd_quant(p, 16) == e || p == epd_quant(shot[i], 2)) {
 				exact++;
 				continue;
 			}
@@ -592,8 +581,8 @@ compare_with_screenshot(const char *name, const uint8_t *image, const uint8_t *s
 					name, x, y, shot[i], e, p);
 		}
 	}
-	printf("%s: panel against its screenshot: %zu pixels exact, %zu off by a ghost, %zu "
-	       "wrong\n",
+	printf("%s: panel against its screenshot: %zu pixels at their level, %zu off by a ghost, "
+	       "%zu wrong\n",
 		name, exact, ghosted, wrong);
 	bool ok = CHECK_MSG(wrong == 0,
 		"%s: %zu pixels of the panel are not what the screenshot shows", name, wrong);
@@ -601,6 +590,20 @@ compare_with_screenshot(const char *name, const uint8_t *image, const uint8_t *s
 		"%s: %zu pixels of the panel are off their level after the cleanup (at most %zu)",
 		name, ghosted, (size_t)(W * H * MAX_GHOSTED_SHARE));
 	return ok;
+}
+
+/* The updates so far, and the ghost they left. */
+static void
+print_trace(const char *name, const char *what)
+{
+	struct epd_trace *trace;
+	size_t n = epd_trace_read(panel, &trace);
+
+	printf("%s: %zu updates in %s, ghost mean %.3f:\n", name, n, what,
+		epd_stat_f(panel, "ghost_mean"));
+	for (size_t i = 0; i < n; i++)
+		epd_trace_print(&trace[i]);
+	free(trace);
 }
 
 /* ---- the checks ---- */
@@ -715,6 +718,7 @@ run_compositor(const struct compositor *comp, int keyboard)
 		cell.width, cell.height);
 	if (!settle())
 		goto stop;
+	print_trace(name, "its start");
 
 	epd_phase("%s: %d keys typed into foot", name, KEYS);
 	epd_trace_clear(panel);
