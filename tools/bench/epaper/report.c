@@ -33,6 +33,9 @@
  * pixels driven per pixel changed than a, a latency (p50) within 10 % of
  * a's (f: 20 %, USB transfers included), and for f at most a byte over USB
  * (the stats' usb_bytes: commands, data and status) per pixel changed.
+ * Runs of g and h (sway and weston on epdrm, which know nothing of
+ * e-paper) are held against vellum's on the same panel (e's, else a's):
+ * see foreigns[].
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +65,12 @@ struct figures {
 	double flashes_per_minute, ghost_mean, cpu_ms_per_update;
 	size_t inputs, inked;
 	double ink_p50, ink_p99;
+	/*
+	 * While the changes were made (from the first until an interval after
+	 * the last): updates, those of the whole panel (-1: its size unknown)
+	 * and flashing ones
+	 */
+	long long working_updates, working_whole, working_flashes;
 };
 
 static void
@@ -157,6 +166,30 @@ read_info(const char *dir, struct figures *f, long long *cpu_ticks, long *clk_tc
 	free(text);
 	REQUIRE_MSG(f->config[0] && f->scenario[0], "%s: no config or scenario line", path);
 	free(path);
+}
+
+static uint64_t typical_interval(const struct times *t);
+
+/* The updates submitted while the changes were made, of the whole panel, flashing. */
+static void
+working_updates(struct figures *f, const struct times *changes, const struct epd_trace *trace,
+	size_t n_trace)
+{
+	unsigned int width = 0, height = 0;
+
+	f->working_whole = sscanf(f->panel_mode, "%ux%u", &width, &height) == 2 ? 0 : -1;
+	if (!changes->n)
+		return;
+	uint64_t from = changes->ns[0],
+		 to = changes->ns[changes->n - 1] + typical_interval(changes);
+	for (size_t i = 0; i < n_trace; i++) {
+		if (trace[i].submit_ns < from || trace[i].submit_ns >= to)
+			continue;
+		f->working_updates++;
+		f->working_flashes += trace[i].flash != 0;
+		if (f->working_whole >= 0)
+			f->working_whole += trace[i].width == width && trace[i].height == height;
+	}
 }
 
 /* The median gap between changes: how long the last one is given. */
@@ -285,6 +318,7 @@ compute(const char *dir, struct figures *f)
 	free(path);
 	latencies(f, &changes, trace, n_trace);
 	input_to_ink(f, &inputs, trace, n_trace);
+	working_updates(f, &changes, trace, n_trace);
 
 	f->driven_per_changed = f->changed > 0 ? (double)f->driven / (double)f->changed : NAN;
 	f->usb_bytes_per_changed = f->changed > 0 && f->usb_bytes >= 0
@@ -498,11 +532,101 @@ print_against(const struct figures *f, int n, const struct against *x)
 			targets, compared, compared == 1 ? "" : "s");
 }
 
+/*
+ * Compositors that know nothing of e-paper on epdrm, held against vellum on
+ * the same panel (e, vellum on epdrm; a, on epdfb, where e did not run):
+ * updates a change while the changes were made, none of them of the whole
+ * panel or flashing, pixels driven per pixel changed at most
+ * FOREIGN_DRIVEN_RATIO_MAX times vellum's, and once idle the ghost
+ * cleaned up (the driver's idle cleanup) to FOREIGN_GHOST_MAX.
+ */
+#define FOREIGN_DRIVEN_RATIO_MAX 1.5
+#define FOREIGN_GHOST_MAX        0.02
+static const struct foreign {
+	const char *config, *title;
+} foreigns[] = {
+	{"g", "sway on epdrm"},
+	{"h", "weston on epdrm"},
+};
+
+/* vellum's run of f's scenario on f's panel: e's, else a's; NULL when neither ran. */
+static const struct figures *
+vellum_run_like(const struct figures *f, int n, const struct figures *of)
+{
+	const struct figures *found = NULL;
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(f[i].scenario, of->scenario) || strcmp(f[i].panel, of->panel))
+			continue;
+		if (!strcmp(f[i].config, "e"))
+			return &f[i];
+		if (!strcmp(f[i].config, "a"))
+			found = &f[i];
+	}
+	return found;
+}
+
+/* A count held to zero: "NAME N (target 0, met|missed)"; true when missed. */
+static bool
+count_zero(const char *name, long long count)
+{
+	if (count < 0) {
+		printf("%s -: unknown", name);
+		return false;
+	}
+	printf("%s %lld (target 0, %s)", name, count, count ? "missed" : "met");
+	return count != 0;
+}
+
+static void
+print_foreign(const struct figures *f, int n, const struct foreign *x)
+{
+	int compared = 0, missed = 0, targets = 0;
+	char on[32], b[2][32];
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(f[i].config, x->config))
+			continue;
+		const struct figures *v = vellum_run_like(f, n, &f[i]);
+		if (!compared++)
+			printf("\n%s (%s) against vellum:\n", x->config, x->title);
+		printf("%s %s%s: upd/change %s; ", x->config, f[i].scenario,
+			on_panel(on, sizeof(on), &f[i]),
+			fmt(b[0], 32,
+				f[i].changes ? (double)f[i].working_updates / (double)f[i].changes
+					     : NAN,
+				2));
+		missed += count_zero("whole-panel updates", f[i].working_whole);
+		printf("; ");
+		missed += count_zero("flashes while working", f[i].working_flashes);
+		printf("; ");
+		if (v) {
+			printf("against %s: ", v->config);
+			missed += compare("drv/chg", f[i].driven_per_changed, v->driven_per_changed,
+				1, "", FOREIGN_DRIVEN_RATIO_MAX);
+		} else {
+			printf("drv/chg %s: no vellum run to hold it against",
+				fmt(b[1], 32, f[i].driven_per_changed, 1));
+		}
+		bool ghosted = !(f[i].ghost_mean <= FOREIGN_GHOST_MAX);
+		printf("; ghost once idle %s (target <= %.2f, %s)\n",
+			fmt(b[1], 32, f[i].ghost_mean, 3), FOREIGN_GHOST_MAX,
+			ghosted ? "missed" : "met");
+		missed += ghosted;
+		targets += 4;
+	}
+	if (compared)
+		printf("%s: %d of %d targets missed in %d scenario%s\n", x->config, missed, targets,
+			compared, compared == 1 ? "" : "s");
+}
+
 static void
 print_comparisons(const struct figures *f, int n)
 {
 	for (size_t i = 0; i < sizeof(againsts) / sizeof(againsts[0]); i++)
 		print_against(f, n, &againsts[i]);
+	for (size_t i = 0; i < sizeof(foreigns) / sizeof(foreigns[0]); i++)
+		print_foreign(f, n, &foreigns[i]);
 }
 
 int
