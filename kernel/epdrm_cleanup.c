@@ -29,6 +29,12 @@ MODULE_PARM_DESC(cleanup_delay_ms,
  * transition in DU or A2 leaves more, one in GL16 or a partial GC16 less.
  */
 #define EPDRM_GHOST_DEBT	8
+/*
+ * The mean residue over the panel, in 1/1000 gray level, beyond which
+ * fainter ones call for a flash too: a page drawn over another in GC16
+ * leaves 3 levels everywhere, which a reader sees as a gray cast.
+ */
+#define EPDRM_GHOST_MEAN_DEBT	20
 /* Rows apart that two ghosted areas may be and still flash as one. */
 #define EPDRM_CLEANUP_GAP	32
 /* Updates one cleanup sends at most: the rest join the last. */
@@ -60,14 +66,16 @@ static void epdrm_rect_join(struct mxcfb_rect *r, const struct mxcfb_rect *b)
 static unsigned int epdrm_ghosted_areas(struct epdfb_par *par,
 					struct mxcfb_rect *rects)
 {
+	u32 debt = EPDRM_GHOST_DEBT;
 	struct mxcfb_rect *r = NULL;
 	unsigned int n = 0;
 	u32 y, first, last;
 
+	if (par->ops->ghost_milli(par) > EPDRM_GHOST_MEAN_DEBT)
+		debt = 1;
 	for (y = 0; y < par->height; y++) {
 		cond_resched();
-		if (!par->ops->ghost_span(par, y, EPDRM_GHOST_DEBT, &first,
-					  &last))
+		if (!par->ops->ghost_span(par, y, debt, &first, &last))
 			continue;
 		if (r && y - (r->top + r->height) <= EPDRM_CLEANUP_GAP) {
 			epdrm_rect_add(r, first, last, y);

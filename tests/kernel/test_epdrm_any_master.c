@@ -6,8 +6,9 @@
  * much it says is damaged (weston re-commits its framebuffer without clips),
  * while EPD_FULL still flashes; the EPD_* properties a master leaves behind
  * are back at their defaults for the next; the ghosts such a master leaves
- * are flashed away once the panel has been idle for cleanup_delay_ms, never
- * while updates keep coming, and not for a master that sets EPD_FULL or
+ * are flashed away once the panel has been idle for cleanup_delay_ms, deep
+ * ones and, once there is enough of it, a faint one, never while updates
+ * keep coming, and not for a master that sets EPD_FULL or
  * with the parameter at 0; and masters that come and go without committing
  * (modetest -c, then modetest -p) leave the panel alone.
  */
@@ -294,6 +295,37 @@ check_cleanup(struct epdrm *e, struct epdrm_fb *fb)
 	free(trace);
 }
 
+/* A page drawn over another in GC16 leaves a faint ghost everywhere. */
+static void
+check_faint_ghost_cleanup(struct epdrm *e, struct epdrm_fb *fb)
+{
+	struct epd_trace *trace;
+	int64_t gc16 = epdrm_waveform_value(e, "GC16");
+
+	epd_phase("a faint ghost over the whole page flashes away too once the panel is idle");
+	set_cleanup_delay(CLEANUP_MS);
+	new_master(e, fb);
+	epdrm_fb_fill(fb, 0, 0, W, H, 0x00);
+	REQUIRE_RC(
+		epdrm_commit(e, &(struct epdrm_commit){.fb = fb, .waveform = gc16, .full = -1}), 0);
+	epdrm_fb_fill(fb, 0, 0, W, H, 0xff);
+	REQUIRE_RC(
+		epdrm_commit(e, &(struct epdrm_commit){.fb = fb, .waveform = gc16, .full = -1}), 0);
+	REQUIRE(epdrm_wait_idle(e));
+	double before = epd_stat_f(&e->panel, "ghost_mean");
+	printf("ghost of the page: %.3f\n", before);
+	CHECK_GE(before, 1.0);
+	epd_trace_clear(&e->panel);
+	epd_sleep_ms(CLEANUP_MS + 1500);
+	size_t n = trace_since_clear(e, &trace);
+	CHECK_GE(n, 1);
+	CHECK_EQ(flashes_in(trace, n), n);
+	free(trace);
+	double after = epd_stat_f(&e->panel, "ghost_mean");
+	CHECK_MSG(after <= 0.02, "ghost %.3f after the cleanup", after);
+	set_cleanup_delay(0);
+}
+
 static void
 check_query_only_masters(struct epdrm *e, struct epdrm_fb *fb)
 {
@@ -347,6 +379,7 @@ main(void)
 	check_vblank(e);
 	check_properties_reset(e, &fb);
 	check_cleanup(e, &fb);
+	check_faint_ghost_cleanup(e, &fb);
 	check_query_only_masters(e, &fb);
 
 	REQUIRE_RC(epdrm_try_unload(), 0);
