@@ -312,3 +312,18 @@ epdrm_clear_white(struct epdrm *e)
 		close(settle);
 	epdrm_fb_destroy(e, &white);
 }
+
+uint64_t
+epdrm_plane_property(struct epdrm *e, uint32_t prop)
+{
+	drmModeObjectPropertiesPtr props =
+		drmModeObjectGetProperties(e->fd, e->plane, DRM_MODE_OBJECT_PLANE);
+	uint64_t value = UINT64_MAX;
+
+	REQUIRE(props);
+	for (uint32_t i = 0; i < props->count_props; i++)
+		if (props->props[i] == prop)
+			value = props->prop_values[i];
+	drmModeFreeObjectProperties(props);
+	return value;
+}

@@ -82,6 +82,9 @@ struct epdrm_commit {
 };
 int epdrm_commit(struct epdrm *e, const struct epdrm_commit *c);
 
+/* The plane's current value of a property (its id), or UINT64_MAX if it has none. */
+uint64_t epdrm_plane_property(struct epdrm *e, uint32_t prop);
+
 /* Waits until the panel has completed every update submitted; false on timeout. */
 bool epdrm_wait_idle(struct epdrm *e);
 

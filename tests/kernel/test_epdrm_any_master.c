@@ -34,23 +34,6 @@ set_cleanup_delay(unsigned int ms)
 	CHECK_MSG(epd_write_file(CLEANUP_PARAM, text) == 0, "cannot set %s", CLEANUP_PARAM);
 }
 
-/* The plane's current value of a property. */
-static uint64_t
-plane_property(struct epdrm *e, uint32_t prop)
-{
-	drmModeObjectPropertiesPtr props =
-		drmModeObjectGetProperties(e->fd, e->plane, DRM_MODE_OBJECT_PLANE);
-	uint64_t value = UINT64_MAX;
-
-	REQUIRE(props);
-	for (uint32_t i = 0; i < props->count_props; i++)
-		if (props->props[i] == prop)
-			value = props->prop_values[i];
-	drmModeFreeObjectProperties(props);
-	REQUIRE_MSG(value != UINT64_MAX, "the plane has no property %u", prop);
-	return value;
-}
-
 static size_t
 trace_since_clear(struct epdrm *e, struct epd_trace **trace)
 {
@@ -182,12 +165,13 @@ check_properties_reset(struct epdrm *e, struct epdrm_fb *fb)
 	REQUIRE_RC(
 		epdrm_commit(e, &(struct epdrm_commit){.fb = fb, .waveform = init, .full = 1}), 0);
 	REQUIRE(epdrm_wait_idle(e));
-	CHECK_EQ(plane_property(e, e->props.waveform), (uint64_t)init);
-	CHECK_EQ(plane_property(e, e->props.full), 1);
+	CHECK_EQ(epdrm_plane_property(e, e->props.waveform), (uint64_t)init);
+	CHECK_EQ(epdrm_plane_property(e, e->props.full), 1);
 
 	new_master(e, fb);
-	CHECK_EQ(plane_property(e, e->props.waveform), (uint64_t)epdrm_waveform_value(e, "auto"));
-	CHECK_EQ(plane_property(e, e->props.full), 0);
+	CHECK_EQ(epdrm_plane_property(e, e->props.waveform),
+		(uint64_t)epdrm_waveform_value(e, "auto"));
+	CHECK_EQ(epdrm_plane_property(e, e->props.full), 0);
 	/* gray: the driver's choice is GC16, and no flash, not INIT's */
 	epdrm_fb_fill(fb, 0, 0, W, H, 0xff);
 	epdrm_fb_fill(fb, 100, 100, 30, 30, 0x80);

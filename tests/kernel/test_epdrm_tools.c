@@ -288,21 +288,6 @@ check_xorg(struct epdrm *e)
 	unlink(conf_path);
 }
 
-static uint64_t
-plane_value(struct epdrm *e, uint32_t prop)
-{
-	drmModeObjectPropertiesPtr props =
-		drmModeObjectGetProperties(e->fd, e->plane, DRM_MODE_OBJECT_PLANE);
-	uint64_t value = UINT64_MAX;
-
-	REQUIRE(props);
-	for (uint32_t i = 0; i < props->count_props; i++)
-		if (props->props[i] == prop)
-			value = props->prop_values[i];
-	drmModeFreeObjectProperties(props);
-	return value;
-}
-
 int
 main(void)
 {
@@ -364,7 +349,8 @@ main(void)
 	REQUIRE(epdrm_wait_idle(e));
 	e->fd = open(e->devnode, O_RDWR | O_CLOEXEC);
 	REQUIRE(e->fd >= 0);
-	CHECK_EQ(plane_value(e, e->props.waveform), (uint64_t)epdrm_waveform_value(e, "auto"));
+	CHECK_EQ(epdrm_plane_property(e, e->props.waveform),
+		(uint64_t)epdrm_waveform_value(e, "auto"));
 	epdrm_close(e);
 	n = epd_trace_read(&e->panel, &trace);
 	CHECK_GT(n, 0);
@@ -380,7 +366,8 @@ main(void)
 	printf("%s", out);
 	e->fd = open(e->devnode, O_RDWR | O_CLOEXEC);
 	REQUIRE(e->fd >= 0);
-	CHECK_EQ(plane_value(e, e->props.waveform), (uint64_t)epdrm_waveform_value(e, "auto"));
+	CHECK_EQ(epdrm_plane_property(e, e->props.waveform),
+		(uint64_t)epdrm_waveform_value(e, "auto"));
 	epdrm_close(e);
 
 	/* Xorg first: fbi leaves the virtual terminals as Xorg would not find them */
