@@ -658,6 +658,29 @@ static int epdrm_atomic_commit(struct drm_device *drm,
 	return ret;
 }
 
+/*
+ * DRM's commit tail, but for what it waits on before it lets go of the old
+ * framebuffers: the commit's flip event, which its CRTC sends at the next
+ * vblank, rather than a vblank within 100 ms. The panel took its pixels in
+ * the plane update; a timer tick late on a loaded machine is no reason for
+ * a warning.
+ */
+static void epdrm_commit_tail(struct drm_atomic_state *state)
+{
+	struct drm_device *drm = state->dev;
+
+	drm_atomic_helper_commit_modeset_disables(drm, state);
+	drm_atomic_helper_commit_planes(drm, state, 0);
+	drm_atomic_helper_commit_modeset_enables(drm, state);
+	drm_atomic_helper_commit_hw_done(state);
+	drm_atomic_helper_wait_for_flip_done(drm, state);
+	drm_atomic_helper_cleanup_planes(drm, state);
+}
+
+static const struct drm_mode_config_helper_funcs epdrm_mode_config_helpers = {
+	.atomic_commit_tail = epdrm_commit_tail,
+};
+
 static const struct drm_mode_config_funcs epdrm_mode_config_funcs = {
 	.fb_create = drm_gem_fb_create_with_dirty,
 	.atomic_check = drm_atomic_helper_check,
@@ -684,6 +707,7 @@ int epdrm_kms_init(struct epdrm_device *epd)
 	drm->mode_config.max_height = epd->par.height;
 	drm->mode_config.preferred_depth = 24;
 	drm->mode_config.funcs = &epdrm_mode_config_funcs;
+	drm->mode_config.helper_private = &epdrm_mode_config_helpers;
 
 	ret = drm_universal_plane_init(drm, &epd->plane, 0, &epdrm_plane_funcs,
 				       epdrm_formats, ARRAY_SIZE(epdrm_formats),
